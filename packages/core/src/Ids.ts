@@ -1,0 +1,77 @@
+/**
+ * Resource identifiers: a prefix and a ULID (26 uppercase Crockford base32 characters).
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import { ulid } from "ulid"
+
+const prefixed = <B extends string>(prefix: string, brand: B) =>
+  Schema.String.pipe(
+    Schema.pattern(new RegExp(`^${prefix}_[A-Z0-9]{26}$`)),
+    Schema.brand(brand),
+    Schema.annotations({ description: `\`${prefix}_\` followed by 26 uppercase ULID characters` })
+  )
+
+/** @since 0.1.0 @category models */
+export const BatchId = prefixed("bat", "BatchId")
+/** @since 0.1.0 @category models */
+export type BatchId = typeof BatchId.Type
+/** @since 0.1.0 @category models */
+export const CredentialId = prefixed("crd", "CredentialId")
+/** @since 0.1.0 @category models */
+export type CredentialId = typeof CredentialId.Type
+/** @since 0.1.0 @category models */
+export const TenantId = prefixed("tnt", "TenantId")
+/** @since 0.1.0 @category models */
+export type TenantId = typeof TenantId.Type
+/** @since 0.1.0 @category models */
+export const WebhookId = prefixed("whk", "WebhookId")
+/** @since 0.1.0 @category models */
+export type WebhookId = typeof WebhookId.Type
+/** @since 0.1.0 @category models */
+export const EventId = prefixed("evt", "EventId")
+/** @since 0.1.0 @category models */
+export type EventId = typeof EventId.Type
+/** @since 0.1.0 @category models */
+export const KeyId = prefixed("key", "KeyId")
+/** @since 0.1.0 @category models */
+export type KeyId = typeof KeyId.Type
+/** @since 0.1.0 @category models */
+export const RequestId = prefixed("req", "RequestId")
+/** @since 0.1.0 @category models */
+export type RequestId = typeof RequestId.Type
+
+type Prefix = "bat" | "crd" | "tnt" | "whk" | "evt" | "key" | "req"
+type IdOf<P extends Prefix> = P extends "bat" ? BatchId
+  : P extends "crd" ? CredentialId
+  : P extends "tnt" ? TenantId
+  : P extends "whk" ? WebhookId
+  : P extends "evt" ? EventId
+  : P extends "key" ? KeyId
+  : RequestId
+
+/**
+ * A fresh id. ULIDs sort by creation time, which keyset pagination relies on.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = <P extends Prefix>(prefix: P): Effect.Effect<IdOf<P>> =>
+  Effect.sync(() => `${prefix}_${ulid()}` as IdOf<P>)
+
+/**
+ * The same, outside Effect.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const unsafeMake = <P extends Prefix>(prefix: P): IdOf<P> => `${prefix}_${ulid()}` as IdOf<P>
+
+/**
+ * The 26 characters after the prefix, lowercased: the `<suffix>` of a tenant's DID (decisions §3).
+ *
+ * @since 0.1.0
+ * @category conversions
+ */
+export const suffix = (id: string): string => id.slice(id.indexOf("_") + 1).toLowerCase()
