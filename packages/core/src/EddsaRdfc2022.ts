@@ -1,0 +1,155 @@
+/**
+ * The `eddsa-rdfc-2022` Data Integrity cryptosuite (W3C VC Data Integrity EdDSA Cryptosuites
+ * v1.0, §3.3): Ed25519 over sha256(canonical proof options) ‖ sha256(canonical document).
+ *
+ * The document half is exactly the Blockcerts `targetHash` of the document without `proof`,
+ * so issuing canonicalizes each credential once for both proofs (decisions §1). The proof
+ * options half is the same for every credential of a batch that shares `created`, the
+ * verification method and the `@context`, so callers may compute it once (`optionsHash`).
+ *
+ * @since 0.1.0
+ */
+import { ed25519 } from "@noble/curves/ed25519.js"
+import { sha256 } from "@noble/hashes/sha2.js"
+import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js"
+import bs58 from "bs58"
+import { Effect } from "effect"
+import * as Canonicalizer from "./Canonicalizer.js"
+import type { Json, JsonObject } from "./Document.js"
+
+/**
+ * @since 0.1.0
+ * @category constants
+ */
+export const CRYPTOSUITE = "eddsa-rdfc-2022"
+
+/**
+ * The proof object minus its `proofValue`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ProofOptions {
+  readonly verificationMethod: string
+  /** RFC 3339 with `Z` (cert-verifier-js rejects dates without a zone). */
+  readonly created: string
+  readonly proofPurpose?: string | undefined
+}
+
+/**
+ * The proof configuration that is canonicalized and hashed: the proof options plus the
+ * document's `@context`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const proofConfig = (context: Json | undefined, options: ProofOptions): JsonObject => ({
+  ...(context === undefined ? {} : { "@context": context }),
+  type: "DataIntegrityProof",
+  cryptosuite: CRYPTOSUITE,
+  created: options.created,
+  verificationMethod: options.verificationMethod,
+  proofPurpose: options.proofPurpose ?? "assertionMethod"
+})
+
+/**
+ * sha256 of the canonical proof configuration.
+ *
+ * @since 0.1.0
+ * @category hashing
+ */
+export const optionsHash = (
+  context: Json | undefined,
+  options: ProofOptions
+): Effect.Effect<Uint8Array, Canonicalizer.CanonicalizationError, Canonicalizer.Canonicalizer> =>
+  Effect.flatMap(Canonicalizer.Canonicalizer, (c) => c.canonicalize(proofConfig(context, options))).pipe(
+    Effect.map((nquads) => sha256(utf8ToBytes(nquads)))
+  )
+
+/**
+ * The bytes that are signed.
+ *
+ * @since 0.1.0
+ * @category hashing
+ */
+export const signingInput = (optionsHashBytes: Uint8Array, documentHash: Uint8Array): Uint8Array =>
+  concatBytes(optionsHashBytes, documentHash)
+
+/**
+ * Makes the proof object from a signature (`z` + base58btc, the multibase of the spec).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const proofObject = (options: ProofOptions, signature: Uint8Array): JsonObject => ({
+  type: "DataIntegrityProof",
+  cryptosuite: CRYPTOSUITE,
+  created: options.created,
+  verificationMethod: options.verificationMethod,
+  proofPurpose: options.proofPurpose ?? "assertionMethod",
+  proofValue: `z${bs58.encode(signature)}`
+})
+
+/**
+ * Signs a document whose hash (sha256 of its canonical form without `proof`) is known.
+ *
+ * @since 0.1.0
+ * @category signing
+ */
+export const sign = <E>(args: {
+  readonly context: Json | undefined
+  readonly documentHash: Uint8Array
+  readonly options: ProofOptions
+  readonly optionsHash: Uint8Array
+  readonly sign: (message: Uint8Array) => Effect.Effect<Uint8Array, E>
+}): Effect.Effect<JsonObject, E> =>
+  Effect.map(args.sign(signingInput(args.optionsHash, args.documentHash)), (signature) =>
+    proofObject(args.options, signature))
+
+/**
+ * Is this proof an eddsa-rdfc-2022 Data Integrity proof?
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isEddsaProof = (proof: { readonly [key: string]: unknown }): boolean =>
+  proof.type === "DataIntegrityProof" && proof.cryptosuite === CRYPTOSUITE
+
+/**
+ * Why a proof does not verify, or `undefined` when it does. The document is the whole secured
+ * document; the proof is one of its proofs (neither carries `previousProof`, decisions §1).
+ *
+ * @since 0.1.0
+ * @category verification
+ */
+export const verify = (
+  document: JsonObject,
+  proof: JsonObject,
+  publicKey: Uint8Array
+): Effect.Effect<string | undefined, Canonicalizer.CanonicalizationError, Canonicalizer.Canonicalizer> =>
+  Effect.gen(function*() {
+    const { proofValue, ...options } = proof
+    if (typeof proofValue !== "string" || !proofValue.startsWith("z")) return "proofValue is not base58btc multibase"
+    let signature: Uint8Array
+    try {
+      signature = bs58.decode(proofValue.slice(1))
+    } catch {
+      return "proofValue is not base58btc multibase"
+    }
+    if (signature.length !== 64) return "the signature is not 64 bytes"
+    const canonicalizer = yield* Canonicalizer.Canonicalizer
+    const { proof: _proof, ...unsecured } = document
+    const config = { ...options, "@context": document["@context"] ?? null }
+    const [configNquads, documentNquads] = yield* Effect.all([
+      canonicalizer.canonicalize(config),
+      canonicalizer.canonicalize(unsecured)
+    ])
+    const message = signingInput(sha256(utf8ToBytes(configNquads)), sha256(utf8ToBytes(documentNquads)))
+    let valid = false
+    try {
+      valid = ed25519.verify(signature, message, publicKey)
+    } catch {
+      valid = false
+    }
+    return valid ? undefined : "the Ed25519 signature does not match the document"
+  })

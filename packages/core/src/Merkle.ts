@@ -1,0 +1,174 @@
+/**
+ * The Merkle tree over a batch, built exactly as Blockcerts' cert-issuer builds it (Tierion
+ * merkletools): the leaves are the credentials' targetHashes in batch order, neither hashed
+ * again nor sorted; a parent is sha256(left ‖ right) over the raw bytes with no domain prefix;
+ * an odd node at the end of a level moves up unchanged. Any deviation changes the root and
+ * breaks every Blockcerts verifier, so none of this is ours to improve (RFC 6962 prefixes
+ * included).
+ *
+ * @since 0.1.0
+ */
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
+import type { NonEmptyReadonlyArray } from "effect/Array"
+
+/**
+ * One step of a leaf's path, bottom-up: the sibling's hash (64 lowercase hex digits, no `0x`)
+ * and on which side of the running hash it goes. This is the JSON form of Blockcerts proofs.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type PathStep = { readonly left: string } | { readonly right: string }
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Tree {
+  /** `levels[0]` are the leaves; the last level holds only the root. */
+  readonly levels: ReadonlyArray<ReadonlyArray<Uint8Array>>
+  readonly root: Uint8Array
+}
+
+const hashPair = (left: Uint8Array, right: Uint8Array): Uint8Array =>
+  sha256.create().update(left).update(right).digest()
+
+/**
+ * Builds the tree. Every leaf must be a 32-byte hash; anything else is a programming error
+ * and throws `RangeError`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const build = (leaves: NonEmptyReadonlyArray<Uint8Array>): Tree => {
+  let level: Array<Uint8Array> = leaves.map((leaf, i) => {
+    if (!(leaf instanceof Uint8Array) || leaf.length !== 32) {
+      throw new RangeError(`Merkle leaf ${i} is not a 32-byte hash`)
+    }
+    return leaf.slice()
+  })
+  const levels: Array<ReadonlyArray<Uint8Array>> = [level]
+  while (level.length > 1) {
+    const next: Array<Uint8Array> = []
+    for (let i = 0; i + 1 < level.length; i += 2) next.push(hashPair(level[i]!, level[i + 1]!))
+    // cert-issuer promotes the odd node as it is; duplicating it (Bitcoin style) would give
+    // another root.
+    if (level.length % 2 === 1) next.push(level[level.length - 1]!)
+    levels.push(next)
+    level = next
+  }
+  return { levels, root: level[0]! }
+}
+
+/**
+ * The root as Blockcerts writes it: lowercase hex without `0x`.
+ *
+ * @since 0.1.0
+ * @category getters
+ */
+export const rootHex = (tree: Tree): string => bytesToHex(tree.root)
+
+/**
+ * @since 0.1.0
+ * @category getters
+ */
+export const size = (tree: Tree): number => tree.levels[0]!.length
+
+const pathIn = (levels: ReadonlyArray<ReadonlyArray<string>>, leaf: number): Array<PathStep> => {
+  const steps: Array<PathStep> = []
+  let index = leaf
+  for (let d = 0; d < levels.length - 1; d++) {
+    const level = levels[d]!
+    const sibling = index ^ 1
+    // A promoted node has no sibling on this level and so no step.
+    if (sibling < level.length) {
+      steps.push(index % 2 === 0 ? { right: level[sibling]! } : { left: level[sibling]! })
+    }
+    index >>= 1
+  }
+  return steps
+}
+
+/**
+ * The path of one leaf. Throws `RangeError` for an index outside the tree.
+ *
+ * @since 0.1.0
+ * @category getters
+ */
+export const path = (tree: Tree, index: number): ReadonlyArray<PathStep> => {
+  const n = size(tree)
+  if (!Number.isInteger(index) || index < 0 || index >= n) {
+    throw new RangeError(`Merkle leaf index ${index} is outside 0..${n - 1}`)
+  }
+  // Only the siblings on this leaf's way up are converted to hex.
+  const levels = tree.levels.map((level, d) => {
+    const sibling = (index >> d) ^ 1
+    const hex: Array<string> = []
+    if (sibling < level.length) hex[sibling] = bytesToHex(level[sibling]!)
+    return hex
+  })
+  return pathIn(levels, index)
+}
+
+/**
+ * Every leaf's path, in leaf order. Each node is converted to hex once, so this is
+ * O(n log n) for the whole batch.
+ *
+ * @since 0.1.0
+ * @category getters
+ */
+export const paths = (tree: Tree): ReadonlyArray<ReadonlyArray<PathStep>> => {
+  const levels = tree.levels.map((level) => level.map(bytesToHex))
+  const out: Array<ReadonlyArray<PathStep>> = []
+  for (let i = 0; i < levels[0]!.length; i++) out.push(pathIn(levels, i))
+  return out
+}
+
+const HASH_HEX = /^[0-9a-fA-F]{64}$/
+
+const parseHash = (hex: unknown): Uint8Array | undefined =>
+  typeof hex === "string" && HASH_HEX.test(hex) ? hexToBytes(hex.toLowerCase()) : undefined
+
+const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a.length !== b.length) return false
+  let diff = 0
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!
+  return diff === 0
+}
+
+/**
+ * Whether `path` folds `targetHash` up to `merkleRoot`, as cert-verifier-js checks a receipt:
+ * `sha256(left ‖ cur)` for a `left` step, `sha256(cur ‖ right)` for a `right` step.
+ *
+ * Hashes are 64 hex digits in either case, without `0x` (the Blockcerts form). It takes
+ * untrusted data: anything malformed (wrong length, a step with both or neither side, a
+ * non-array path) gives `false`, never an exception.
+ *
+ * @since 0.1.0
+ * @category verification
+ */
+export const verify = (targetHash: string, path: ReadonlyArray<PathStep>, merkleRoot: string): boolean => {
+  try {
+    const root = parseHash(merkleRoot)
+    let current = parseHash(targetHash)
+    if (root === undefined || current === undefined || !Array.isArray(path)) return false
+    for (const step of path as ReadonlyArray<unknown>) {
+      if (typeof step !== "object" || step === null || Object.keys(step).length !== 1) return false
+      if (Object.hasOwn(step, "left")) {
+        const sibling = parseHash((step as { left: unknown }).left)
+        if (sibling === undefined) return false
+        current = hashPair(sibling, current)
+      } else if (Object.hasOwn(step, "right")) {
+        const sibling = parseHash((step as { right: unknown }).right)
+        if (sibling === undefined) return false
+        current = hashPair(current, sibling)
+      } else {
+        return false
+      }
+    }
+    return equalBytes(current, root)
+  } catch {
+    return false
+  }
+}
