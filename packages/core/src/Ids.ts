@@ -38,17 +38,32 @@ export const KeyId = prefixed("key", "KeyId")
 /** @since 0.1.0 @category models */
 export type KeyId = typeof KeyId.Type
 /** @since 0.1.0 @category models */
+export const ApiKeyId = prefixed("ak", "ApiKeyId")
+/** @since 0.1.0 @category models */
+export type ApiKeyId = typeof ApiKeyId.Type
+/** @since 0.1.0 @category models */
+export const JobId = prefixed("job", "JobId")
+/** @since 0.1.0 @category models */
+export type JobId = typeof JobId.Type
+/** @since 0.1.0 @category models */
+export const DeliveryId = prefixed("dlv", "DeliveryId")
+/** @since 0.1.0 @category models */
+export type DeliveryId = typeof DeliveryId.Type
+/** @since 0.1.0 @category models */
 export const RequestId = prefixed("req", "RequestId")
 /** @since 0.1.0 @category models */
 export type RequestId = typeof RequestId.Type
 
-type Prefix = "bat" | "crd" | "tnt" | "whk" | "evt" | "key" | "req"
+type Prefix = "bat" | "crd" | "tnt" | "whk" | "evt" | "key" | "ak" | "job" | "dlv" | "req"
 type IdOf<P extends Prefix> = P extends "bat" ? BatchId
   : P extends "crd" ? CredentialId
   : P extends "tnt" ? TenantId
   : P extends "whk" ? WebhookId
   : P extends "evt" ? EventId
   : P extends "key" ? KeyId
+  : P extends "ak" ? ApiKeyId
+  : P extends "job" ? JobId
+  : P extends "dlv" ? DeliveryId
   : RequestId
 
 /**

@@ -1,0 +1,211 @@
+/**
+ * The credentials service: `GET /credentials/{id}`, revocation and erasure.
+ *
+ * Revocation and erasure are independent flags. Each is stored with its event in one
+ * transaction; revocation also sets the credential's status-list bit and queues the list's
+ * re-signing, so other verifiers see it (decisions §1). Erasure deletes the recipient's
+ * personal data rows and never touches the document, the proofs or the anchor (decisions §2).
+ *
+ * @since 0.1.0
+ */
+import { Effect, Either, Option, Schema } from "effect"
+import type { Principal } from "./Auth.js"
+import type { CredentialRecord } from "./BatchStore.js"
+import { BatchStore } from "./BatchStore.js"
+import * as CredentialState from "./CredentialState.js"
+import type { JsonObject } from "./Document.js"
+import * as Events from "./Events.js"
+import type { EventStore } from "./EventStore.js"
+import type { CredentialId } from "./Ids.js"
+import type { ErasureRequest, RevocationRequest } from "./Inputs.js"
+import { JobQueue } from "./JobQueue.js"
+import { Settings } from "./Settings.js"
+import { StatusListStore } from "./StatusListStore.js"
+import { Transactor } from "./Transactor.js"
+import * as Views from "./Views.js"
+import type { WebhookStore } from "./WebhookStore.js"
+
+/**
+ * @since 0.1.0
+ * @category errors
+ */
+export class CredentialNotFound extends Schema.TaggedError<CredentialNotFound>()("CredentialNotFound", {
+  id: Schema.String
+}) {
+  override get message() {
+    return `No credential ${this.id} in this tenant and environment.`
+  }
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface RevocationResponse {
+  readonly id: string
+  readonly revoked: true
+  readonly revoked_at: string
+  readonly reason: string
+  readonly reason_code: CredentialState.Revocation["reasonCode"]
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ErasureResponse {
+  readonly id: string
+  readonly erased: true
+  readonly erased_at: string
+  readonly verification_status_after_erasure: CredentialState.VerificationStatusAfterErasure
+}
+
+const find = (principal: Principal, id: CredentialId) =>
+  Effect.flatMap(BatchStore, (store) => store.getCredential(principal.tenant.id, principal.environment, id)).pipe(
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.fail(new CredentialNotFound({ id })),
+      onSome: Effect.succeed
+    }))
+  )
+
+/**
+ * @since 0.1.0
+ * @category operations
+ */
+export const get = (
+  principal: Principal,
+  id: CredentialId
+): Effect.Effect<Views.Credential, CredentialNotFound, BatchStore | Settings> =>
+  Effect.gen(function*() {
+    const settings = yield* Settings
+    return Views.credential(settings.publicBaseUrl, yield* find(principal, id))
+  })
+
+const stateOf = (record: CredentialRecord): CredentialState.CredentialState => ({
+  status: record.status,
+  revoked: record.revoked,
+  erased: record.erased,
+  revocation: record.revocation,
+  erasure: record.erasure
+})
+
+/**
+ * Revokes a credential: 409 `credential_already_revoked` the second time.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const revoke = (
+  principal: Principal,
+  id: CredentialId,
+  request: RevocationRequest,
+  now: Date
+): Effect.Effect<
+  RevocationResponse,
+  CredentialNotFound | CredentialState.CredentialAlreadyRevoked,
+  Transactor | BatchStore | StatusListStore | EventStore | WebhookStore | JobQueue
+> =>
+  Effect.flatMap(Transactor, (transactor) =>
+    transactor.withTransaction(Effect.gen(function*() {
+      const store = yield* BatchStore
+      const record = yield* find(principal, id)
+      const next = CredentialState.transition(
+        stateOf(record),
+        CredentialState.CredentialEvent.Revoke({ reason: request.reason, reasonCode: request.reason_code, at: now })
+      )
+      if (Either.isLeft(next)) {
+        const error = next.left
+        if (error._tag === "CredentialAlreadyRevoked") return yield* error
+        return yield* Effect.die(error)
+      }
+      yield* store.saveCredential(id, { state: next.right })
+      if (record.statusList !== undefined) {
+        yield* Effect.flatMap(StatusListStore, (lists) => lists.set(record.tenantId, record.statusList!, now))
+        yield* Effect.flatMap(JobQueue, (jobs) =>
+          jobs.enqueue(
+            "publish_status_list",
+            { tenant_id: record.tenantId, list_id: record.statusList!.listId },
+            now,
+            { dedupeKey: `status:${record.tenantId}:${record.statusList!.listId}` }
+          ))
+      }
+      yield* Events.emit({
+        tenantId: record.tenantId,
+        environment: record.environment,
+        type: "credential.revoked",
+        data: {
+          credential_id: id,
+          batch_id: record.batchId,
+          revoked_at: now.toISOString(),
+          reason: request.reason,
+          reason_code: request.reason_code
+        },
+        now
+      })
+      return {
+        id,
+        revoked: true as const,
+        revoked_at: now.toISOString(),
+        reason: request.reason,
+        reason_code: request.reason_code
+      }
+    })))
+
+/**
+ * Is the recipient's name in clear in this document (a `plain`-mode credential)? Then a copy
+ * of it with the name redacted no longer verifies.
+ */
+const namesRecipient = (document: JsonObject | undefined): boolean => {
+  const subject = document?.credentialSubject
+  return typeof subject === "object" && subject !== null && !Array.isArray(subject) && "name" in subject
+}
+
+/**
+ * Erases the recipient's personal data: 409 `credential_already_erased` the second time. The
+ * answer says truthfully whether the stored credential stays verifiable: yes when the name was
+ * only hashed into it (or it is not signed yet: it will be signed without the name), no when
+ * the name is in clear (holders' copies still verify).
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const erase = (
+  principal: Principal,
+  id: CredentialId,
+  request: ErasureRequest,
+  now: Date
+): Effect.Effect<
+  ErasureResponse,
+  CredentialNotFound | CredentialState.CredentialAlreadyErased,
+  Transactor | BatchStore | EventStore | WebhookStore | JobQueue
+> =>
+  Effect.flatMap(Transactor, (transactor) =>
+    transactor.withTransaction(Effect.gen(function*() {
+      const store = yield* BatchStore
+      const record = yield* find(principal, id)
+      const next = CredentialState.transition(
+        stateOf(record),
+        CredentialState.CredentialEvent.Erase({
+          requester: request.requester,
+          verifiedAt: new Date(request.verified_at),
+          at: now,
+          recipientNameMode: namesRecipient(record.document) ? "plain" : "hashed"
+        })
+      )
+      if (Either.isLeft(next)) {
+        const error = next.left
+        if (error._tag === "CredentialAlreadyErased") return yield* error
+        return yield* Effect.die(error)
+      }
+      yield* store.deleteRecipient(id)
+      yield* store.saveCredential(id, { state: next.right })
+      const status = next.right.erasure!.verificationStatusAfterErasure
+      yield* Events.emit({
+        tenantId: record.tenantId,
+        environment: record.environment,
+        type: "credential.erased",
+        data: { credential_id: id, erased_at: now.toISOString(), verification_status_after_erasure: status },
+        now
+      })
+      return { id, erased: true as const, erased_at: now.toISOString(), verification_status_after_erasure: status }
+    })))

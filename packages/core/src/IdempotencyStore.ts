@@ -1,0 +1,72 @@
+/**
+ * Port: idempotency records for POSTs (decisions §6). Scope = (tenant, environment, method,
+ * path, key); the fingerprint is the SHA-256 of the body; the first response is replayed for
+ * 24 h. `begin` is atomic across processes: of two concurrent requests with one key, exactly
+ * one starts.
+ *
+ * Storage failures are defects (see `Transactor`).
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect } from "effect"
+import type { TenantId } from "./Ids.js"
+import type { Environment } from "./Plans.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Scope {
+  readonly tenantId: TenantId
+  readonly environment: Environment
+  readonly method: string
+  readonly path: string
+  readonly key: string
+}
+
+/**
+ * A response as it is replayed.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface StoredResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/**
+ * - `Started`: this request owns the key; call `complete` (or `release` on failure).
+ * - `Replay`: the same body was answered before; return its response.
+ * - `InFlight`: the first request with this key is still running (409 `idempotency_key_in_use`).
+ * - `Mismatch`: the key was used with another body (409 `idempotency_key_reused`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Begin =
+  | { readonly _tag: "Started" }
+  | { readonly _tag: "Replay"; readonly response: StoredResponse }
+  | { readonly _tag: "InFlight" }
+  | { readonly _tag: "Mismatch" }
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** Records expire `ttlMs` after `now`; an expired record counts as absent. */
+  readonly begin: (scope: Scope, fingerprint: string, now: Date, ttlMs: number) => Effect.Effect<Begin>
+  readonly complete: (scope: Scope, response: StoredResponse) => Effect.Effect<void>
+  /** Forgets an in-flight record (the request failed before answering), so a retry may start. */
+  readonly release: (scope: Scope) => Effect.Effect<void>
+  /** Deletes records expired before `now`; returns how many. */
+  readonly purgeExpired: (now: Date) => Effect.Effect<number>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class IdempotencyStore extends Context.Tag("@sigil/core/IdempotencyStore")<IdempotencyStore, Service>() {}

@@ -1,0 +1,76 @@
+/**
+ * Port: a token bucket per key (a tenant), shared by every process (decisions §6). The bucket
+ * holds `limit` tokens and refills `limit` per `windowSeconds`; a request takes one.
+ *
+ * Storage failures are defects (see `Transactor`).
+ *
+ * @since 0.1.0
+ */
+import { Context, type Effect } from "effect"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Policy {
+  readonly limit: number
+  readonly windowSeconds: number
+}
+
+/**
+ * What the IETF RateLimit headers report.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Decision {
+  readonly allowed: boolean
+  readonly limit: number
+  /** Whole tokens left after this request. */
+  readonly remaining: number
+  /** Seconds until the bucket is full again. */
+  readonly resetSeconds: number
+  /** When refused: whole seconds until one token is available (at least 1). */
+  readonly retryAfterSeconds: number
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  readonly take: (key: string, policy: Policy, now: Date) => Effect.Effect<Decision>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class RateLimiter extends Context.Tag("@sigil/core/RateLimiter")<RateLimiter, Service>() {}
+
+/**
+ * The token-bucket arithmetic, shared by every adapter so they all decide alike: given the
+ * bucket's stored tokens and last update, the decision and the new stored state.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const decide = (
+  bucket: { readonly tokens: number; readonly updatedAt: Date } | undefined,
+  policy: Policy,
+  now: Date
+): { readonly decision: Decision; readonly tokens: number; readonly updatedAt: Date } => {
+  const ratePerMs = policy.limit / (policy.windowSeconds * 1000)
+  const elapsed = bucket === undefined ? 0 : Math.max(0, now.getTime() - bucket.updatedAt.getTime())
+  const available = bucket === undefined ? policy.limit : Math.min(policy.limit, bucket.tokens + elapsed * ratePerMs)
+  const allowed = available >= 1
+  const tokens = allowed ? available - 1 : available
+  const decision: Decision = {
+    allowed,
+    limit: policy.limit,
+    remaining: Math.floor(tokens),
+    resetSeconds: Math.ceil((policy.limit - tokens) / ratePerMs / 1000),
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - available) / ratePerMs / 1000))
+  }
+  return { decision, tokens, updatedAt: now }
+}

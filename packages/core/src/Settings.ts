@@ -1,0 +1,45 @@
+/**
+ * The few settings the core's services need, provided by the server (which reads them from
+ * its configuration; the core never reads the environment).
+ *
+ * @since 0.1.0
+ */
+import { Context, Layer, type Redacted } from "effect"
+import type { ChainName } from "./Chains.js"
+import type { Environment } from "./Plans.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** `PUBLIC_BASE_URL`: verify pages, DID documents and status lists live under it. */
+  readonly publicBaseUrl: string
+  /** Where each environment anchors: test → `base-sepolia` (or `devnet`), live → `base-mainnet`. */
+  readonly chainFor: (environment: Environment) => ChainName | undefined
+  /** Signs pagination cursors so clients cannot forge them. */
+  readonly cursorKey: Redacted.Redacted<Uint8Array>
+  /** Webhook URLs may be http and private addresses (local development only). */
+  readonly allowPrivateWebhookUrls: boolean
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Settings extends Context.Tag("@sigil/core/Settings")<Settings, Service>() {}
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (settings: Service): Layer.Layer<Settings> => Layer.succeed(Settings, settings)
+
+/**
+ * The public verification page of a credential.
+ *
+ * @since 0.1.0
+ * @category urls
+ */
+export const verifyUrl = (publicBaseUrl: string, credentialId: string): string =>
+  `${publicBaseUrl.replace(/\/+$/, "")}/c/${credentialId}`

@@ -1,0 +1,201 @@
+/**
+ * The API's resources as plain JSON (issuer-api.md "Resources and their fields"), built from
+ * store records. Responses and event payloads share them, so a webhook's `batch.anchored`
+ * carries exactly what `GET /batches/{id}` shows.
+ *
+ * Optional fields are always present, `null` until they have a value, so clients can rely on
+ * one shape.
+ *
+ * @since 0.1.0
+ */
+import type { AnchorRecord } from "./BatchState.js"
+import type { BatchRecord, CredentialRecord } from "./BatchStore.js"
+import * as Chains from "./Chains.js"
+import type { JsonObject } from "./Document.js"
+import * as Plans from "./Plans.js"
+import * as Settings from "./Settings.js"
+import type { Tenant } from "./TenantStore.js"
+import * as TenantDid from "./TenantDid.js"
+import type { WebhookEndpoint } from "./WebhookStore.js"
+
+const iso = (date: Date): string => date.toISOString()
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface AnchorTransaction {
+  readonly chain: string
+  readonly hash: string
+  readonly block_number: number
+  readonly explorer_url: string | null
+}
+
+/**
+ * @since 0.1.0
+ * @category views
+ */
+export const anchorTransaction = (anchor: AnchorRecord): AnchorTransaction => ({
+  chain: anchor.chain,
+  hash: anchor.txHash,
+  block_number: anchor.blockNumber,
+  explorer_url: Chains.explorerTxUrl(anchor.chainId, anchor.txHash) ?? null
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface CredentialSummary {
+  readonly id: string
+  readonly recipient_id: string
+  readonly verify_url: string
+}
+
+/**
+ * @since 0.1.0
+ * @category views
+ */
+export const credentialSummary = (publicBaseUrl: string, credential: CredentialRecord): CredentialSummary => ({
+  id: credential.id,
+  recipient_id: credential.recipientId,
+  verify_url: Settings.verifyUrl(publicBaseUrl, credential.id)
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Batch {
+  readonly id: string
+  readonly status: BatchRecord["status"]
+  readonly credentials_count: number
+  readonly created_at: string
+  readonly environment: BatchRecord["environment"]
+  readonly anchored_at: string | null
+  readonly merkle_root: string | null
+  readonly anchor_transaction: AnchorTransaction | null
+  readonly credentials: ReadonlyArray<CredentialSummary> | null
+  readonly error: string | null
+}
+
+/**
+ * A batch; `credentials` is filled only once it is anchored (pass them then).
+ *
+ * @since 0.1.0
+ * @category views
+ */
+export const batch = (
+  publicBaseUrl: string,
+  record: BatchRecord,
+  credentials: ReadonlyArray<CredentialRecord> | undefined
+): Batch => ({
+  id: record.id,
+  status: record.status,
+  credentials_count: record.credentialsCount,
+  created_at: iso(record.createdAt),
+  environment: record.environment,
+  anchored_at: record.anchoredAt === undefined ? null : iso(record.anchoredAt),
+  merkle_root: record.merkleRoot ?? null,
+  anchor_transaction: record.anchor === undefined ? null : anchorTransaction(record.anchor),
+  credentials: record.status === "anchored" && credentials !== undefined
+    ? credentials.map((c) => credentialSummary(publicBaseUrl, c))
+    : null,
+  error: record.error?.message ?? null
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Credential {
+  readonly id: string
+  readonly verify_url: string
+  readonly status: CredentialRecord["status"]
+  readonly revoked: boolean
+  readonly erased: boolean
+  /** `null` while the batch is pending: there is no signed document yet. */
+  readonly signed_credential: JsonObject | null
+}
+
+/**
+ * @since 0.1.0
+ * @category views
+ */
+export const credential = (publicBaseUrl: string, record: CredentialRecord): Credential => ({
+  id: record.id,
+  verify_url: Settings.verifyUrl(publicBaseUrl, record.id),
+  status: record.status,
+  revoked: record.revoked,
+  erased: record.erased,
+  signed_credential: record.document ?? null
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface TenantView {
+  readonly id: string
+  readonly name: string
+  readonly display_name: string | null
+  readonly did: string
+  readonly plan: Tenant["plan"]
+  readonly environment: "test" | "live"
+  readonly awarding_body: { readonly name: string; readonly url: string | null; readonly logo_url: string | null } | null
+  readonly verify_page_branding: { readonly accent_color: string | null; readonly logo_url: string | null } | null
+  readonly credentials_issued_this_month: number
+  readonly credentials_limit_this_month: number
+}
+
+/**
+ * @since 0.1.0
+ * @category views
+ */
+export const tenant = (
+  publicBaseUrl: string,
+  record: Tenant,
+  environment: "test" | "live",
+  issuedThisMonth: number
+): TenantView => ({
+  id: record.id,
+  name: record.name,
+  display_name: record.displayName ?? null,
+  did: TenantDid.urls(publicBaseUrl, record.id).did,
+  plan: record.plan,
+  environment,
+  awarding_body: record.awardingBody === undefined
+    ? null
+    : { name: record.awardingBody.name, url: record.awardingBody.url ?? null, logo_url: record.awardingBody.logoUrl ?? null },
+  verify_page_branding: record.branding === undefined
+    ? null
+    : { accent_color: record.branding.accentColor ?? null, logo_url: record.branding.logoUrl ?? null },
+  credentials_issued_this_month: issuedThisMonth,
+  credentials_limit_this_month: Plans.limits[record.plan].credentialsPerMonth
+})
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Webhook {
+  readonly id: string
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  readonly description: string | null
+  readonly active: boolean
+  readonly created_at: string
+}
+
+/**
+ * @since 0.1.0
+ * @category views
+ */
+export const webhook = (endpoint: WebhookEndpoint): Webhook => ({
+  id: endpoint.id,
+  url: endpoint.url,
+  events: endpoint.events,
+  description: endpoint.description ?? null,
+  active: endpoint.active,
+  created_at: iso(endpoint.createdAt)
+})
