@@ -11,6 +11,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import type { ChainName } from "./Chains.js"
 import * as Chains from "./Chains.js"
+import type { JournalUnavailable } from "./AnchorJournal.js"
 import type { ChainUnavailable } from "./ChainReader.js"
 import type { Hash32 } from "./Hex.js"
 import type { BatchId, TenantId } from "./Ids.js"
@@ -73,7 +74,7 @@ export class AnchorRejected extends Schema.TaggedError<AnchorRejected>()("Anchor
  * @since 0.1.0
  * @category models
  */
-export type AnchorError = ChainUnavailable | AnchorRejected | SigningKeyUnavailable
+export type AnchorError = ChainUnavailable | AnchorRejected | SigningKeyUnavailable | JournalUnavailable
 
 /**
  * @since 0.1.0
