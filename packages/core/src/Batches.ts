@@ -26,6 +26,8 @@ import { InvalidInput } from "./Inputs.js"
 import { JobQueue } from "./JobQueue.js"
 import * as Plans from "./Plans.js"
 import { Settings } from "./Settings.js"
+import * as StatusList from "./StatusList.js"
+import { StatusListStore } from "./StatusListStore.js"
 import { TenantStore } from "./TenantStore.js"
 import { Transactor } from "./Transactor.js"
 import * as Views from "./Views.js"
@@ -114,7 +116,7 @@ export const create = (
 ): Effect.Effect<
   Views.Batch,
   MonthlyQuotaExceeded,
-  Transactor | TenantStore | BatchStore | EventStore | WebhookStore | JobQueue | Settings
+  Transactor | TenantStore | BatchStore | EventStore | WebhookStore | JobQueue | StatusListStore | Settings
 > =>
   Effect.gen(function*() {
     const { tenant, environment } = principal
@@ -161,7 +163,9 @@ export const create = (
         const used = yield* tenants.credentialsIssued(tenant.id, month)
         return yield* new MonthlyQuotaExceeded({ limit, used, requested: count })
       }
-      yield* store.insert(batch, credentials, recipients)
+      // Every credential gets its revocation slot now, so signing (and its retries) need no allocation.
+      const slots = yield* Effect.flatMap(StatusListStore, (s) => s.allocate(tenant.id, count, StatusList.LIST_SIZE))
+      yield* store.insert(batch, credentials.map((c, i) => ({ ...c, statusList: slots[i] })), recipients)
       yield* Events.emit({
         tenantId: tenant.id,
         environment,

@@ -29,7 +29,8 @@ import * as Contexts from "./Contexts.js"
  * @category models
  */
 export interface Content {
-  readonly recipient: { readonly id: string; readonly name: string }
+  /** `name` is absent when the recipient's data was erased before signing: the document then names no one. */
+  readonly recipient: { readonly id: string; readonly name?: string | undefined }
   readonly achievement: {
     readonly id?: string | undefined
     readonly name: string
@@ -201,7 +202,7 @@ export const build = (
     credentialSubject: {
       id: recipient.id,
       type: ["AchievementSubject"],
-      ...recipientName(recipient.name, options.recipientNameMode, random),
+      ...(recipient.name === undefined ? {} : recipientName(recipient.name, options.recipientNameMode, random)),
       achievement: {
         id: achievement.id ?? achievementId(options.tenantId, achievement.name, achievement.description),
         type: ["Achievement"],
