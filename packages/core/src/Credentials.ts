@@ -2,8 +2,8 @@
  * The credentials service: `GET /credentials/{id}`, revocation and erasure.
  *
  * Revocation and erasure are independent flags. Each is stored with its event in one
- * transaction; revocation also sets the credential's status-list bit and queues the list's
- * re-signing, so other verifiers see it (decisions §1). Erasure deletes the recipient's
+ * transaction; revocation also sets the credential's status-list bit, which the next read of
+ * the list publishes (decisions §1). Erasure deletes the recipient's
  * personal data rows and never touches the document, the proofs or the anchor (decisions §2).
  *
  * @since 0.1.0
@@ -119,15 +119,9 @@ export const revoke = (
         return yield* Effect.die(error)
       }
       yield* store.saveCredential(id, { state: next.right })
+      // The status list is signed when served, so flipping the bit is all it takes to publish.
       if (record.statusList !== undefined) {
         yield* Effect.flatMap(StatusListStore, (lists) => lists.set(record.tenantId, record.statusList!, now))
-        yield* Effect.flatMap(JobQueue, (jobs) =>
-          jobs.enqueue(
-            "publish_status_list",
-            { tenant_id: record.tenantId, list_id: record.statusList!.listId },
-            now,
-            { dedupeKey: `status:${record.tenantId}:${record.statusList!.listId}` }
-          ))
       }
       yield* Events.emit({
         tenantId: record.tenantId,

@@ -1,0 +1,211 @@
+/**
+ * The anchoring steps of the pipeline (decisions §4): a `signed` batch's root is sent on chain
+ * through the `Anchorer`, and once its transaction has the configured confirmations every
+ * credential gets its Merkle proof and the batch becomes `anchored`, with `batch.anchored`
+ * carrying the credentials, in one transaction.
+ *
+ * A chain or vault that cannot be reached is an error the job retries (the batch waits); only
+ * a rejection by the chain fails the batch (`batch.failed`).
+ *
+ * @since 0.1.0
+ */
+import { hexToBytes } from "@noble/hashes/utils.js"
+import { type Array as Arr, Effect, Option } from "effect"
+import type { AnchorError, AnchorRequest, Status } from "./Anchor.js"
+import { Anchorer } from "./Anchor.js"
+import type { BatchRecord } from "./BatchStore.js"
+import { BatchStore } from "./BatchStore.js"
+import * as BatchState from "./BatchState.js"
+import * as Canonicalizer from "./Canonicalizer.js"
+import { ChainUnavailable } from "./ChainReader.js"
+import * as Chains from "./Chains.js"
+import * as CredentialState from "./CredentialState.js"
+import * as Document from "./Document.js"
+import * as Events from "./Events.js"
+import type { EventStore } from "./EventStore.js"
+import type { BatchId } from "./Ids.js"
+import * as Issuance from "./Issuance.js"
+import * as Issuers from "./Issuers.js"
+import { JobQueue } from "./JobQueue.js"
+import { KeyVault, type SigningKeyUnavailable } from "./KeyVault.js"
+import * as Merkle from "./Merkle.js"
+import { Settings } from "./Settings.js"
+import * as TenantDid from "./TenantDid.js"
+import { Transactor } from "./Transactor.js"
+import * as Views from "./Views.js"
+import type { WebhookStore } from "./WebhookStore.js"
+
+/**
+ * What a confirmation check found: still waiting, done, or the batch failed for good.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Outcome = "submitted" | "pending" | "anchored" | "failed" | "skipped"
+
+type Requirements =
+  | Anchorer
+  | Transactor
+  | BatchStore
+  | KeyVault
+  | EventStore
+  | WebhookStore
+  | JobQueue
+  | Settings
+  | Canonicalizer.Canonicalizer
+
+const signedBatch = (batchId: BatchId) =>
+  Effect.map(Effect.flatMap(BatchStore, (s) => s.batchById(batchId)), Option.filter((b) => b.status === "signed"))
+
+const requestFor = (batch: BatchRecord) =>
+  Effect.gen(function*() {
+    const chain = (yield* Settings).chainFor(batch.environment)
+    if (chain === undefined) {
+      return yield* new ChainUnavailable({
+        chain: batch.environment,
+        message: `no chain is configured for the ${batch.environment} environment`
+      })
+    }
+    return { batchId: batch.id, tenantId: batch.tenantId, chain, merkleRoot: batch.merkleRoot! } satisfies AnchorRequest
+  })
+
+/**
+ * Sends a signed batch's transaction (or re-sends the recorded one) and queues its
+ * confirmation.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const anchorBatch = (batchId: BatchId, now: Date): Effect.Effect<Outcome, Exclude<AnchorError, { _tag: "AnchorRejected" }>, Requirements> =>
+  Effect.gen(function*() {
+    const batch = yield* signedBatch(batchId)
+    if (Option.isNone(batch)) return "skipped" as const
+    const request = yield* requestFor(batch.value)
+    const submitted = yield* Effect.flatMap(Anchorer, (a) => a.submit(request)).pipe(
+      Effect.as("submitted" as const),
+      Effect.catchTag("AnchorRejected", (e) => failBatch(batch.value, "anchor_rejected", e.message, now))
+    )
+    if (submitted === "submitted") {
+      yield* Effect.flatMap(JobQueue, (jobs) =>
+        jobs.enqueue("confirm_anchor", { batch_id: batchId }, now, {
+          dedupeKey: `confirm:${batchId}`,
+          // Waiting for confirmations is not failing: a confirmation job may run many times.
+          maxAttempts: 1_000_000
+        }))
+    }
+    return submitted
+  })
+
+/**
+ * Checks a batch's transaction; once final, completes every credential's Merkle proof.
+ * `pending` means "check again later".
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const confirmAnchor = (
+  batchId: BatchId,
+  now: Date
+): Effect.Effect<
+  Outcome,
+  Exclude<AnchorError, { _tag: "AnchorRejected" }> | Canonicalizer.CanonicalizationError | SigningKeyUnavailable,
+  Requirements
+> =>
+  Effect.gen(function*() {
+    const batch = yield* signedBatch(batchId)
+    if (Option.isNone(batch)) return "skipped" as const
+    const request = yield* requestFor(batch.value)
+    const status = yield* Effect.flatMap(Anchorer, (a) => a.confirm(request)).pipe(Effect.either)
+    if (status._tag === "Left") {
+      if (status.left._tag === "AnchorRejected") return yield* failBatch(batch.value, "anchor_rejected", status.left.message, now)
+      return yield* Effect.fail(status.left)
+    }
+    if (status.right._tag === "Pending") return "pending" as const
+    return yield* completeBatch(batch.value, status.right, now)
+  })
+
+const completeBatch = (
+  batch: BatchRecord,
+  final: Extract<Status, { _tag: "Final" }>,
+  now: Date
+) =>
+  Effect.gen(function*() {
+    const store = yield* BatchStore
+    const settings = yield* Settings
+    const canonicalizer = yield* Canonicalizer.Canonicalizer
+    const credentials = yield* store.credentialsOf(batch.id)
+    // The leaves are recomputed from the stored documents: they must still hash to the root
+    // that was anchored.
+    const targetHashes = yield* Effect.forEach(credentials, (c) =>
+      Effect.map(canonicalizer.canonicalize(Document.withoutProof(c.document!)), Canonicalizer.hashHex))
+    const root = `0x${Merkle.rootHex(Merkle.build(targetHashes.map((h) => hexToBytes(h)) as Arr.NonEmptyArray<Uint8Array>))}`
+    if (root !== batch.merkleRoot) return yield* Effect.die(new Error(`batch ${batch.id}: stored documents no longer hash to ${batch.merkleRoot}`))
+    const keys = yield* Effect.flatMap(KeyVault, (v) => v.keys(batch.tenantId))
+    const key = Issuers.keyOfAddress(keys, final.sender)
+    if (key === undefined) return yield* Effect.die(new Error(`batch ${batch.id}: sender ${final.sender} is no key of the tenant`))
+    const did = TenantDid.urls(settings.publicBaseUrl, batch.tenantId).did
+    const proofs = Issuance.merkleProofs({
+      targetHashes,
+      anchor: { chainId: final.chainId, txHash: final.txHash, created: final.blockTimestamp },
+      verificationMethod: `${did}#${key.fragment}`
+    })
+    const chain = Chains.byChainId(final.chainId)?.name
+    if (chain === undefined) return yield* Effect.die(new Error(`batch ${batch.id}: anchored on unknown chain ${final.chainId}`))
+    const anchor = { chain, chainId: final.chainId, txHash: final.txHash, blockNumber: final.blockNumber }
+    return yield* Effect.flatMap(Transactor, (t) =>
+      t.withTransaction(Effect.gen(function*() {
+        const current = yield* store.batchById(batch.id)
+        if (Option.isNone(current) || current.value.status !== "signed") return "skipped" as const
+        const state = BatchState.transition(
+          current.value,
+          BatchState.BatchEvent.Anchor({ anchor, anchoredAt: final.blockTimestamp })
+        )
+        if (state._tag === "Left") return yield* Effect.die(state.left)
+        const anchored = yield* Effect.forEach(credentials, (c, i) => {
+          const next = CredentialState.transition(c, CredentialState.CredentialEvent.Anchor())
+          if (next._tag === "Left") return Effect.die(next.left)
+          const record = { ...c, ...next.right, document: Issuance.withMerkleProof(c.document!, proofs[i]!) }
+          return Effect.as(store.saveCredential(c.id, { state: next.right, document: record.document }), record)
+        })
+        yield* store.saveBatchState(batch.id, state.right)
+        yield* Events.emit({
+          tenantId: batch.tenantId,
+          environment: batch.environment,
+          type: "batch.anchored",
+          data: {
+            batch_id: batch.id,
+            merkle_root: batch.merkleRoot!,
+            anchor_transaction: { ...Views.anchorTransaction(anchor) },
+            anchored_at: final.blockTimestamp.toISOString(),
+            credentials: anchored.map((c) => ({ ...Views.credentialSummary(settings.publicBaseUrl, c) }))
+          },
+          now
+        })
+        return "anchored" as const
+      })))
+  })
+
+/**
+ * Fails a batch for good, with `batch.failed`.
+ *
+ * @since 0.1.0
+ * @category operations
+ */
+export const failBatch = (batch: BatchRecord, code: string, message: string, now: Date) =>
+  Effect.flatMap(Transactor, (t) =>
+    t.withTransaction(Effect.gen(function*() {
+      const store = yield* BatchStore
+      const current = yield* store.batchById(batch.id)
+      if (Option.isNone(current)) return "skipped" as const
+      const state = BatchState.transition(current.value, BatchState.BatchEvent.Fail({ error: { code, message }, failedAt: now }))
+      if (state._tag === "Left") return "skipped" as const
+      yield* store.saveBatchState(batch.id, state.right)
+      yield* Events.emit({
+        tenantId: batch.tenantId,
+        environment: batch.environment,
+        type: "batch.failed",
+        data: { batch_id: batch.id, error_code: code, error_message: message, failed_at: now.toISOString() },
+        now
+      })
+      return "failed" as const
+    })))
