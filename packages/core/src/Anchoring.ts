@@ -13,6 +13,7 @@ import { hexToBytes } from "@noble/hashes/utils.js"
 import { type Array as Arr, Effect, Option } from "effect"
 import type { AnchorError, AnchorRequest, Status } from "./Anchor.js"
 import { Anchorer } from "./Anchor.js"
+import { PIPELINE_MAX_ATTEMPTS } from "./Batches.js"
 import type { BatchRecord } from "./BatchStore.js"
 import { BatchStore } from "./BatchStore.js"
 import * as BatchState from "./BatchState.js"
@@ -90,7 +91,7 @@ export const anchorBatch = (batchId: BatchId, now: Date): Effect.Effect<Outcome,
         jobs.enqueue("confirm_anchor", { batch_id: batchId }, now, {
           dedupeKey: `confirm:${batchId}`,
           // Waiting for confirmations is not failing: a confirmation job may run many times.
-          maxAttempts: 1_000_000
+          maxAttempts: PIPELINE_MAX_ATTEMPTS
         }))
     }
     return submitted

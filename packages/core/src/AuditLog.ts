@@ -7,9 +7,11 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect } from "effect"
+import { Context, type Effect, Layer } from "effect"
 import type { ApiKeyId, TenantId } from "./Ids.js"
 import type { Plan } from "./Plans.js"
+import * as internal from "./internal/memory/auditLog.js"
+import type { MemoryStore } from "./Transactor.js"
 
 /**
  * @since 0.1.0
@@ -46,3 +48,13 @@ export interface Service {
  * @category tags
  */
 export class AuditLog extends Context.Tag("@sigil/core/AuditLog")<AuditLog, Service>() {}
+
+/**
+ * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in
+ * memory transactions), with the semantics of the Postgres adapter: same ordering, scoping,
+ * dedupe and expiry. For tests and offline runs.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<AuditLog, never, MemoryStore> = Layer.effect(AuditLog, internal.make)

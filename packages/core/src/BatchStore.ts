@@ -8,12 +8,14 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, Layer, type Option } from "effect"
 import type { BatchState } from "./BatchState.js"
 import type { CredentialState } from "./CredentialState.js"
 import type { JsonObject } from "./Document.js"
 import type { BatchId, CredentialId, TenantId } from "./Ids.js"
 import type { Environment } from "./Plans.js"
+import * as internal from "./internal/memory/batchStore.js"
+import type { MemoryStore } from "./Transactor.js"
 
 /**
  * @since 0.1.0
@@ -129,3 +131,13 @@ export interface Service {
  * @category tags
  */
 export class BatchStore extends Context.Tag("@sigil/core/BatchStore")<BatchStore, Service>() {}
+
+/**
+ * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in
+ * memory transactions), with the semantics of the Postgres adapter: same ordering, scoping,
+ * dedupe and expiry. For tests and offline runs.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<BatchStore, never, MemoryStore> = Layer.effect(BatchStore, internal.make)

@@ -89,6 +89,15 @@ const storedContent = (input: CredentialInput, salt: string | undefined): JsonOb
   }))
 
 /**
+ * Attempts of a pipeline job (signing, anchoring): effectively unbounded, since a failure is an
+ * outage to wait out, never a reason to drop a batch (decisions §4).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const PIPELINE_MAX_ATTEMPTS = 1_000_000
+
+/**
  * The scope a list cursor belongs to.
  */
 const cursorScope = (status: string | undefined) => `batches:${status ?? "*"}`
@@ -173,7 +182,8 @@ export const create = (
         data: { batch_id: batchId, credentials_count: count, environment },
         now
       })
-      yield* jobs.enqueue("sign_batch", { batch_id: batchId }, now, { dedupeKey: `sign:${batchId}` })
+      // An outage of the vault or the chain must never strand a batch: pipeline jobs retry forever.
+      yield* jobs.enqueue("sign_batch", { batch_id: batchId }, now, { dedupeKey: `sign:${batchId}`, maxAttempts: PIPELINE_MAX_ATTEMPTS })
     }))
     return Views.batch(settings.publicBaseUrl, batch, undefined)
   })

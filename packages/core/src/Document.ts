@@ -29,8 +29,11 @@ import * as Contexts from "./Contexts.js"
  * @category models
  */
 export interface Content {
-  /** `name` is absent when the recipient's data was erased before signing: the document then names no one. */
-  readonly recipient: { readonly id: string; readonly name?: string | undefined }
+  /**
+   * `name` is absent when the recipient's data was erased before signing: the document then names
+   * no one. `salt` fixes the salt of a hashed name (drawn at random when absent).
+   */
+  readonly recipient: { readonly id: string; readonly name?: string | undefined; readonly salt?: string | undefined }
   readonly achievement: {
     readonly id?: string | undefined
     readonly name: string
@@ -202,7 +205,9 @@ export const build = (
     credentialSubject: {
       id: recipient.id,
       type: ["AchievementSubject"],
-      ...(recipient.name === undefined ? {} : recipientName(recipient.name, options.recipientNameMode, random)),
+      ...(recipient.name === undefined
+        ? {}
+        : recipientName(recipient.name, options.recipientNameMode, recipient.salt ?? random.salt())),
       achievement: {
         id: achievement.id ?? achievementId(options.tenantId, achievement.name, achievement.description),
         type: ["Achievement"],
@@ -235,10 +240,9 @@ const statusNode = (status: StatusEntry): JsonObject => ({
   statusListCredential: status.statusListCredential
 })
 
-const recipientName = (name: string, mode: RecipientNameMode, random: Randomness): JsonObject => {
+// A salt per credential, so equal names do not give equal hashes across credentials.
+const recipientName = (name: string, mode: RecipientNameMode, salt: string): JsonObject => {
   if (mode === "plain") return { name }
-  // A fresh salt per credential, so equal names do not give equal hashes across credentials.
-  const salt = random.salt()
   return {
     identifier: [{
       type: "IdentityObject",

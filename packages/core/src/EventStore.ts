@@ -7,11 +7,13 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, Layer, type Option } from "effect"
 import type { JsonObject } from "./Document.js"
 import type { DeliveryId, EventId, TenantId, WebhookId } from "./Ids.js"
 import type { WebhookEventType } from "./Inputs.js"
 import type { Environment } from "./Plans.js"
+import * as internal from "./internal/memory/eventStore.js"
+import type { MemoryStore } from "./Transactor.js"
 
 /**
  * An event as delivered: the envelope of issuer-api.md plus its environment.
@@ -95,3 +97,13 @@ export interface Service {
  * @category tags
  */
 export class EventStore extends Context.Tag("@sigil/core/EventStore")<EventStore, Service>() {}
+
+/**
+ * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in
+ * memory transactions), with the semantics of the Postgres adapter: same ordering, scoping,
+ * dedupe and expiry. For tests and offline runs.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<EventStore, never, MemoryStore> = Layer.effect(EventStore, internal.make)

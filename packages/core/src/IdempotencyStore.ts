@@ -8,9 +8,11 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect } from "effect"
+import { Context, type Effect, Layer } from "effect"
 import type { TenantId } from "./Ids.js"
 import type { Environment } from "./Plans.js"
+import * as internal from "./internal/memory/idempotencyStore.js"
+import type { MemoryStore } from "./Transactor.js"
 
 /**
  * @since 0.1.0
@@ -70,3 +72,13 @@ export interface Service {
  * @category tags
  */
 export class IdempotencyStore extends Context.Tag("@sigil/core/IdempotencyStore")<IdempotencyStore, Service>() {}
+
+/**
+ * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in
+ * memory transactions), with the semantics of the Postgres adapter: same ordering, scoping,
+ * dedupe and expiry. For tests and offline runs.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<IdempotencyStore, never, MemoryStore> = Layer.effect(IdempotencyStore, internal.make)

@@ -11,9 +11,11 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, Layer, type Option } from "effect"
 import type { JsonObject } from "./Document.js"
 import type { JobId } from "./Ids.js"
+import * as internal from "./internal/memory/jobQueue.js"
+import type { MemoryStore } from "./Transactor.js"
 
 /**
  * @since 0.1.0
@@ -113,3 +115,21 @@ export const backoffMs = (attempt: number, options: { readonly baseMs: number; r
   const raw = Math.min(options.capMs, options.baseMs * 2 ** Math.max(0, attempt - 1))
   return Math.round(raw * (0.8 + 0.4 * random))
 }
+
+/**
+ * The attempts a job gets when `enqueue` is not told otherwise.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_MAX_ATTEMPTS = 10
+
+/**
+ * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in
+ * memory transactions), with the semantics of the Postgres adapter: same ordering, scoping,
+ * dedupe and expiry. For tests and offline runs.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<JobQueue, never, MemoryStore> = Layer.effect(JobQueue, internal.make(DEFAULT_MAX_ATTEMPTS))

@@ -6,7 +6,9 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect } from "effect"
+import { Context, type Effect, Layer } from "effect"
+import * as internal from "./internal/memory/rateLimiter.js"
+import type { MemoryStore } from "./Transactor.js"
 
 /**
  * @since 0.1.0
@@ -74,3 +76,13 @@ export const decide = (
   }
   return { decision, tokens, updatedAt: now }
 }
+
+/**
+ * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in
+ * memory transactions), with the semantics of the Postgres adapter: same ordering, scoping,
+ * dedupe and expiry. For tests and offline runs.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<RateLimiter, never, MemoryStore> = Layer.effect(RateLimiter, internal.make(decide))

@@ -11,7 +11,7 @@
  */
 import { Effect, Option } from "effect"
 import { BatchStore } from "./BatchStore.js"
-import type { StoredContent } from "./Batches.js"
+import { PIPELINE_MAX_ATTEMPTS, type StoredContent } from "./Batches.js"
 import * as BatchState from "./BatchState.js"
 import * as Canonicalizer from "./Canonicalizer.js"
 import * as CredentialState from "./CredentialState.js"
@@ -113,7 +113,10 @@ export const signBatch = (
           now
         })
         yield* Effect.flatMap(JobQueue, (jobs) =>
-          jobs.enqueue("anchor_batch", { batch_id: batchId }, now, { dedupeKey: `anchor:${batchId}` }))
+          jobs.enqueue("anchor_batch", { batch_id: batchId }, now, {
+            dedupeKey: `anchor:${batchId}`,
+            maxAttempts: PIPELINE_MAX_ATTEMPTS
+          }))
         return "signed" as const
       })))
   })

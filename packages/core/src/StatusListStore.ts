@@ -6,8 +6,11 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, Layer, type Option } from "effect"
 import type { TenantId } from "./Ids.js"
+import * as internal from "./internal/memory/statusListStore.js"
+import * as slots from "./internal/statusSlots.js"
+import type { MemoryStore } from "./Transactor.js"
 
 /**
  * @since 0.1.0
@@ -43,3 +46,36 @@ export interface Service {
  * @category tags
  */
 export class StatusListStore extends Context.Tag("@sigil/core/StatusListStore")<StatusListStore, Service>() {}
+
+/**
+ * Picks `count` distinct free slots at random (fewer when fewer are free) from an allocation
+ * bitmap of `size` slots (bit `i` set = slot `i` taken; bit 0 is the most significant bit of
+ * byte 0). Every adapter allocates with it, so they all allocate alike.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const pickFree: (
+  allocated: Uint8Array,
+  size: number,
+  count: number,
+  random?: () => number
+) => Array<number> = slots.pickFree
+
+/**
+ * Marks slots taken in an allocation bitmap, in place.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const markTaken: (allocated: Uint8Array, indexes: ReadonlyArray<number>) => void = slots.markTaken
+
+/**
+ * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in
+ * memory transactions), with the semantics of the Postgres adapter: same ordering, scoping,
+ * dedupe and expiry. For tests and offline runs.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<StatusListStore, never, MemoryStore> = Layer.effect(StatusListStore, internal.make)

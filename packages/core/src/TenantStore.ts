@@ -5,10 +5,12 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, Layer, type Option } from "effect"
 import type { RecipientNameMode } from "./Document.js"
 import type { ApiKeyId, TenantId } from "./Ids.js"
 import type { Environment, Plan } from "./Plans.js"
+import * as internal from "./internal/memory/tenantStore.js"
+import type { MemoryStore } from "./Transactor.js"
 
 /**
  * @since 0.1.0
@@ -112,3 +114,13 @@ export interface Service {
  * @category tags
  */
 export class TenantStore extends Context.Tag("@sigil/core/TenantStore")<TenantStore, Service>() {}
+
+/**
+ * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in
+ * memory transactions), with the semantics of the Postgres adapter: same ordering, scoping,
+ * dedupe and expiry. For tests and offline runs.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<TenantStore, never, MemoryStore> = Layer.effect(TenantStore, internal.make)

@@ -60,7 +60,8 @@ const inMemoryTransaction = FiberRef.unsafeMake(false)
 
 /**
  * One shared memory store and its `Transactor`: a transaction holds the lock, and on failure
- * (or interruption) every table is put back as it was.
+ * (or interruption) every table is put back as it was. A transaction inside a transaction is a
+ * savepoint, as on Postgres: its failure undoes only its own writes.
  *
  * Memory adapters run each operation through `withLock`, which takes the lock unless the
  * current fiber is inside a transaction that holds it already.

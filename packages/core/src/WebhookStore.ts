@@ -6,10 +6,12 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, type Option, type Redacted } from "effect"
+import { Context, type Effect, Layer, type Option, type Redacted } from "effect"
 import type { TenantId, WebhookId } from "./Ids.js"
 import type { WebhookEventType } from "./Inputs.js"
 import type { Environment } from "./Plans.js"
+import * as internal from "./internal/memory/webhookStore.js"
+import type { MemoryStore } from "./Transactor.js"
 
 /**
  * @since 0.1.0
@@ -61,3 +63,13 @@ export interface Service {
  * @category tags
  */
 export class WebhookStore extends Context.Tag("@sigil/core/WebhookStore")<WebhookStore, Service>() {}
+
+/**
+ * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in
+ * memory transactions), with the semantics of the Postgres adapter: same ordering, scoping,
+ * dedupe and expiry. For tests and offline runs.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<WebhookStore, never, MemoryStore> = Layer.effect(WebhookStore, internal.make)

@@ -1,0 +1,69 @@
+/**
+ * `IdempotencyStore` in memory.
+ *
+ * @internal
+ */
+import { Effect } from "effect"
+import type { Scope, Service, StoredResponse } from "../../IdempotencyStore.js"
+import { MemoryStore } from "../../Transactor.js"
+import { copy, json, locked, requireTenant, tables } from "./store.js"
+
+interface Row {
+  readonly fingerprint: string
+  readonly response: StoredResponse | undefined
+  readonly createdAt: Date
+  readonly expiresAt: Date
+}
+
+const keyOf = (s: Scope) => JSON.stringify([s.tenantId, s.environment, s.method, s.path, s.key])
+
+/** @internal */
+export const make: Effect.Effect<Service, never, MemoryStore> = Effect.map(MemoryStore, (store) => {
+  const rows = store.table(tables.idempotency, () => new Map<string, Row>())
+
+  return {
+    begin: (scope, fingerprint, now, ttlMs) =>
+      locked(store, () => {
+        requireTenant(store, scope.tenantId)
+        const row = rows.get(keyOf(scope))
+        if (row === undefined || row.expiresAt.getTime() <= now.getTime()) {
+          rows.set(keyOf(scope), {
+            fingerprint,
+            response: undefined,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + ttlMs)
+          })
+          return { _tag: "Started" } as const
+        }
+        if (row.fingerprint !== fingerprint) return { _tag: "Mismatch" } as const
+        if (row.response !== undefined) return { _tag: "Replay", response: copy(row.response) } as const
+        return { _tag: "InFlight" } as const
+      }),
+    complete: (scope, response) =>
+      locked(store, () => {
+        const row = rows.get(keyOf(scope))
+        if (row !== undefined) {
+          rows.set(keyOf(scope), {
+            ...row,
+            response: { status: response.status, headers: json(response.headers), body: response.body }
+          })
+        }
+      }),
+    release: (scope) =>
+      locked(store, () => {
+        const row = rows.get(keyOf(scope))
+        if (row !== undefined && row.response === undefined) rows.delete(keyOf(scope))
+      }),
+    purgeExpired: (now) =>
+      locked(store, () => {
+        let n = 0
+        for (const [key, row] of rows) {
+          if (row.expiresAt.getTime() <= now.getTime()) {
+            rows.delete(key)
+            n++
+          }
+        }
+        return n
+      })
+  }
+})

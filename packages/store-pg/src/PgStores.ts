@@ -1,0 +1,93 @@
+/**
+ * Every storage port of `@sigil/core` over one SQL client (from `PgStore`): one transaction
+ * (`Transactor`) covers every repository, as in the memory stores (`MemoryStores.layer`).
+ *
+ * ```ts
+ * const stores = PgStores.layer({ masterKey }).pipe(
+ *   Layer.provideMerge(PgStore.layer({ url: databaseUrl, dataDir }))
+ * )
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { AnchorJournal } from "@sigil/core/AnchorJournal"
+import type { AuditLog } from "@sigil/core/AuditLog"
+import type { BatchStore } from "@sigil/core/BatchStore"
+import type { EventStore } from "@sigil/core/EventStore"
+import type { IdempotencyStore } from "@sigil/core/IdempotencyStore"
+import type { JobQueue } from "@sigil/core/JobQueue"
+import type { KeyVault } from "@sigil/core/KeyVault"
+import type { RateLimiter } from "@sigil/core/RateLimiter"
+import type { StatusListStore } from "@sigil/core/StatusListStore"
+import type { TenantStore } from "@sigil/core/TenantStore"
+import type { Transactor } from "@sigil/core/Transactor"
+import type { WebhookStore } from "@sigil/core/WebhookStore"
+import { Layer, type Redacted } from "effect"
+import type { InvalidMasterKey } from "./Envelope.js"
+import * as PgAnchorJournal from "./PgAnchorJournal.js"
+import * as PgAuditLog from "./PgAuditLog.js"
+import * as PgBatchStore from "./PgBatchStore.js"
+import * as PgEventStore from "./PgEventStore.js"
+import * as PgIdempotencyStore from "./PgIdempotencyStore.js"
+import * as PgJobQueue from "./PgJobQueue.js"
+import * as PgKeyVault from "./PgKeyVault.js"
+import * as PgRateLimiter from "./PgRateLimiter.js"
+import * as PgStatusListStore from "./PgStatusListStore.js"
+import * as PgTenantStore from "./PgTenantStore.js"
+import * as PgTransactor from "./PgTransactor.js"
+import * as PgWebhookStore from "./PgWebhookStore.js"
+
+/**
+ * The ports this package implements.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Ports =
+  | Transactor
+  | TenantStore
+  | BatchStore
+  | EventStore
+  | WebhookStore
+  | IdempotencyStore
+  | RateLimiter
+  | AuditLog
+  | StatusListStore
+  | JobQueue
+  | AnchorJournal
+  | KeyVault
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /**
+   * The key-encryption key (`SIGIL_MASTER_KEY`) sealing tenant keys and webhook secrets:
+   * 32 bytes, or their hex / base64.
+   */
+  readonly masterKey: Redacted.Redacted<Uint8Array | string>
+}
+
+/**
+ * Every port, over the `SqlClient` of `PgStore.layerPostgres` / `PgStore.layerPglite`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options): Layer.Layer<Ports, InvalidMasterKey, SqlClient.SqlClient> =>
+  Layer.mergeAll(
+    PgTransactor.layer,
+    PgTenantStore.layer,
+    PgBatchStore.layer,
+    PgEventStore.layer,
+    PgWebhookStore.layer(options),
+    PgIdempotencyStore.layer,
+    PgRateLimiter.layer,
+    PgAuditLog.layer,
+    PgStatusListStore.layer,
+    PgJobQueue.layer,
+    PgAnchorJournal.layer,
+    PgKeyVault.layer(options)
+  )

@@ -1,0 +1,17 @@
+/**
+ * Every storage contract of `@sigil/core` against the machine's PostgreSQL (a fresh database
+ * for this file); skipped, with a message, when no server answers on 127.0.0.1:5432.
+ */
+import { describe, it } from "vitest"
+import { storeContracts } from "../../core/test/contracts/stores.js"
+import { postgres, SKIP_MESSAGE, stores } from "./utils.js"
+
+const pg = await postgres()
+
+if (pg === undefined) {
+  describe.skip("store contracts: Postgres", () => {
+    it.skip(SKIP_MESSAGE, () => {})
+  })
+} else {
+  storeContracts("Postgres", stores(pg.runtime))
+}
