@@ -1,0 +1,107 @@
+/**
+ * The issuer API served: the contract, its handlers, the request pipeline, the OpenAPI document
+ * at `GET /v1/openapi.json` and its viewer at `GET /v1/docs`.
+ *
+ * The server composes either `layer` (served on the `HttpServer` it provides) or `api` (to add
+ * routes of its own, e.g. verification pages, with `HttpApiBuilder.Router.use` before
+ * `HttpApiBuilder.serve`). Routes added that way pass through the pipeline too: they get a
+ * request id and the contract's error bodies, and need no API key outside `/v1`.
+ *
+ * @since 0.1.0
+ */
+import { type HttpApi, HttpApiBuilder, HttpApiSwagger, type HttpRouter, type HttpServer, HttpServerResponse } from "@effect/platform"
+import type { AuditLog } from "@sigil/core/AuditLog"
+import type { BatchStore } from "@sigil/core/BatchStore"
+import type { EventStore } from "@sigil/core/EventStore"
+import type { IdempotencyStore } from "@sigil/core/IdempotencyStore"
+import type { JobQueue } from "@sigil/core/JobQueue"
+import type { RateLimiter } from "@sigil/core/RateLimiter"
+import type { Settings } from "@sigil/core/Settings"
+import type { StatusListStore } from "@sigil/core/StatusListStore"
+import type { TenantStore } from "@sigil/core/TenantStore"
+import type { Transactor } from "@sigil/core/Transactor"
+import type { WebhookStore } from "@sigil/core/WebhookStore"
+import type { WebhookTransport } from "@sigil/core/WebhookTransport"
+import { Effect, Layer } from "effect"
+import * as Authentication from "./Authentication.js"
+import * as BatchesHttp from "./BatchesHttp.js"
+import * as CredentialsHttp from "./CredentialsHttp.js"
+import * as IssuerApi from "./IssuerApi.js"
+import * as Pipeline from "./Pipeline.js"
+import * as TenantsHttp from "./TenantsHttp.js"
+import * as WebhooksHttp from "./WebhooksHttp.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type Options = Pipeline.Options
+
+/**
+ * What the issuer API needs: the store ports its services and pipeline use, the settings and
+ * the webhook transport.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Requirements =
+  | Transactor
+  | TenantStore
+  | BatchStore
+  | EventStore
+  | WebhookStore
+  | StatusListStore
+  | JobQueue
+  | IdempotencyStore
+  | RateLimiter
+  | AuditLog
+  | Settings
+  | WebhookTransport
+
+/**
+ * `GET /v1/openapi.json`: the same document as `docs/openapi.json`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const openApiRoute: Layer.Layer<never> = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const document = HttpServerResponse.unsafeJson(IssuerApi.openApi())
+    yield* router.get("/v1/openapi.json", Effect.succeed(document))
+  })
+)
+
+/**
+ * `GET /v1/docs`: Swagger UI over the document (its assets are inlined: no CDN needed).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const docsRoute = HttpApiSwagger.layer({ path: "/v1/docs" })
+
+/**
+ * The API with its handlers, pipeline and documentation, ready for `HttpApiBuilder.serve`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const api = (options: Options = {}): Layer.Layer<HttpApi.Api, never, Requirements> =>
+  Layer.mergeAll(Pipeline.layer(options), openApiRoute, docsRoute).pipe(
+    Layer.provideMerge(
+      HttpApiBuilder.api(IssuerApi.IssuerApi).pipe(
+        Layer.provide([BatchesHttp.layer, CredentialsHttp.layer, TenantsHttp.layer, WebhooksHttp.layer]),
+        Layer.provide(Authentication.layer)
+      )
+    )
+  )
+
+/**
+ * The issuer API served on the provided `HttpServer`.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: Options = {}
+): Layer.Layer<never, never, HttpServer.HttpServer | HttpRouter.HttpRouter.DefaultServices | Requirements> =>
+  HttpApiBuilder.serve().pipe(Layer.provide(api(options)))

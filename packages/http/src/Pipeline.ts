@@ -1,0 +1,150 @@
+/**
+ * The request pipeline of the issuer API, one HttpApi-level middleware around the router:
+ *
+ * 1. request id (`req_` + ULID), in `X-Request-Id` on every response;
+ * 2. body limit: a declared `Content-Length` over 40 MB is 413 at once, and every read of the
+ *    body is capped at 40 MB;
+ * 3. authentication (`Auth.authenticate` with the `Authorization` header and the socket's
+ *    address) for `/v1` routes except the OpenAPI document and its viewer;
+ * 4. rate limit per tenant (`RateLimiter.take`), `RateLimit-Policy` and `RateLimit` on every
+ *    authenticated response, 429 `rate_limited` with `Retry-After`;
+ * 5. idempotency of POSTs (`Idempotency`);
+ * 6. the router and the handler (the `Authentication` middleware hands the principal over and
+ *    reports the matched route template);
+ * 7. the audit record of the call.
+ *
+ * Every failure on the way, from any step, the router (unknown route) or a handler, is answered
+ * here with the contract's body (`Errors.render`), so idempotency stores and audit records the
+ * status the client actually receives.
+ *
+ * Why one middleware around the router rather than HttpApi's per-endpoint middlewares: those
+ * run before a handler but cannot wrap it, and idempotency must both short-circuit (replay) and
+ * capture the encoded answer; the order auth → rate limit → idempotency then puts all three
+ * here. Unknown `/v1` routes are authenticated first, so they reveal nothing to anonymous
+ * callers.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { AuditLog } from "@sigil/core/AuditLog"
+import * as Auth from "@sigil/core/Auth"
+import type { IdempotencyStore } from "@sigil/core/IdempotencyStore"
+import type { Plan } from "@sigil/core/Plans"
+import { type Decision, type Policy, RateLimiter } from "@sigil/core/RateLimiter"
+import type { TenantStore } from "@sigil/core/TenantStore"
+import { Effect, Layer, Option } from "effect"
+import * as ApiErrors from "./ApiErrors.js"
+import * as Audit from "./Audit.js"
+import { CurrentHandoff, type Handoff } from "./Authentication.js"
+import * as Body from "./Body.js"
+import * as Caller from "./Caller.js"
+import * as Errors from "./Errors.js"
+import * as Idempotency from "./Idempotency.js"
+import { IssuerApi } from "./IssuerApi.js"
+import * as RateLimitHeaders from "./RateLimitHeaders.js"
+import * as RequestId from "./RequestId.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** The rate-limit policy of a plan; default `RateLimitHeaders.policyFor` (the plan table). */
+  readonly rateLimitPolicy?: ((plan: Plan) => Policy) | undefined
+}
+
+/**
+ * Paths under `/v1` that need no key: the API's own description.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/v1/openapi.json", "/v1/docs"])
+
+const requiresKey = (path: string) => (path === "/v1" || path.startsWith("/v1/")) && !PUBLIC_PATHS.has(path)
+
+// Audit rows of unmatched routes carry the path; a path can be anything, so only its start.
+const routeOf = (handoff: Handoff, path: string) => handoff.route ?? (path.length > 256 ? `${path.slice(0, 256)}…` : path)
+
+type Services = TenantStore | RateLimiter | IdempotencyStore | AuditLog
+
+type App = Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
+
+// 3. The key: its principal, or the contract's 401 / 403.
+const authenticate = (request: HttpServerRequest.HttpServerRequest) =>
+  Errors.refail(Auth.authenticate({
+    authorization: request.headers.authorization,
+    address: Option.getOrUndefined(request.remoteAddress)
+  }))
+
+// 4. One token of the tenant's bucket.
+const takeToken = (principal: Auth.Principal, policy: Policy, now: Date) =>
+  Effect.flatMap(RateLimiter, (limiter) => limiter.take(principal.tenant.id, policy, now))
+
+const refuse = (principal: Auth.Principal, policy: Policy, decision: Decision) =>
+  Errors.fail(
+    ApiErrors.RateLimited,
+    `Too many requests: the ${principal.tenant.plan} plan allows ${policy.limit} per ${policy.windowSeconds} s; retry in ${decision.retryAfterSeconds} s.`
+  )
+
+// 7. The audit row.
+const audit = (request: HttpServerRequest.HttpServerRequest, path: string, handoff: Handoff, status: number, at: Date) =>
+  Effect.flatMap(RequestId.RequestId, (requestId) =>
+    Audit.record({ requestId, principal: handoff.principal, method: request.method, route: routeOf(handoff, path), status, at }))
+
+const authenticated = (app: App, request: HttpServerRequest.HttpServerRequest, path: string, options: Options) =>
+  Effect.gen(function*() {
+    const now = yield* Caller.now
+    const principal = yield* authenticate(request)
+    const policy = (options.rateLimitPolicy ?? RateLimitHeaders.policyFor)(principal.tenant.plan)
+    const decision = yield* takeToken(principal, policy, now)
+    // 5. Idempotency (POSTs with a key) around 6.
+    const handoff: Handoff = { principal, route: undefined }
+    // 6. The router and the handler, every failure answered, so that 5 and 7 see the status.
+    const handled = Errors.catchAll(Effect.provideService(app, CurrentHandoff, handoff))
+    const admitted: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Services | HttpServerRequest.HttpServerRequest> =
+      decision.allowed ? Idempotency.run(request, principal, now, handled) : refuse(principal, policy, decision)
+    const response = yield* Errors.catchAll(admitted).pipe(
+      Effect.onInterrupt(() => audit(request, path, handoff, Audit.CLIENT_CLOSED, now))
+    )
+    yield* audit(request, path, handoff, response.status, now)
+    return HttpServerResponse.setHeaders(response, {
+      ...RateLimitHeaders.headers(policy, decision),
+      ...(decision.allowed ? {} : RateLimitHeaders.retryAfter(decision))
+    })
+  })
+
+/**
+ * The middleware as a function of the app it wraps.
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export const make = (options: Options = {}) => (httpApp: HttpApp.Default): HttpApp.Default<never, Services> => {
+  // HttpApp.Default claims `never` errors, but the router fails (unknown routes, handler
+  // errors, HttpApi's decode errors): this is where they are answered.
+  const app = httpApp as App
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    // 1. The request id, for every answer.
+    const requestId = yield* RequestId.make
+    const path = request.url.split("?")[0] ?? request.url
+    const routed: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Services | HttpServerRequest.HttpServerRequest> =
+      requiresKey(path) ? authenticated(app, request, path, options) : app
+    // 2. A declared length over the limit is refused before anything else; reads are capped.
+    const response = yield* Errors.catchAll(Effect.zipRight(Errors.refail(Body.checkDeclaredLength(request)), routed)).pipe(
+      Body.withLimit,
+      Effect.provideService(RequestId.RequestId, requestId)
+    )
+    return HttpServerResponse.setHeader(response, RequestId.header, requestId)
+  })
+}
+
+/**
+ * The pipeline, installed around the issuer API's router.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options = {}): Layer.Layer<never, never, Services> =>
+  HttpApiBuilder.middleware(IssuerApi, Effect.succeed(make(options)), { withContext: true })

@@ -1,0 +1,23 @@
+/**
+ * @since 0.1.0
+ */
+export * as AdminApi from "./AdminApi.js"
+export * as AdminHttp from "./AdminHttp.js"
+export * as ApiErrors from "./ApiErrors.js"
+export * as Audit from "./Audit.js"
+export * as Authentication from "./Authentication.js"
+export * as BatchesHttp from "./BatchesHttp.js"
+export * as Body from "./Body.js"
+export * as Caller from "./Caller.js"
+export * as CredentialsHttp from "./CredentialsHttp.js"
+export * as Errors from "./Errors.js"
+export * as Idempotency from "./Idempotency.js"
+export * as IssuerApi from "./IssuerApi.js"
+export * as IssuerHttp from "./IssuerHttp.js"
+export * as PathIds from "./PathIds.js"
+export * as Pipeline from "./Pipeline.js"
+export * as RateLimitHeaders from "./RateLimitHeaders.js"
+export * as RequestId from "./RequestId.js"
+export * as Resources from "./Resources.js"
+export * as TenantsHttp from "./TenantsHttp.js"
+export * as WebhooksHttp from "./WebhooksHttp.js"
