@@ -54,11 +54,24 @@ export type Begin =
   | { readonly _tag: "Mismatch" }
 
 /**
+ * How long a request may hold its key in flight. A record still without a response after this
+ * is abandoned (its process crashed mid-request), and the next request with the key takes it
+ * over instead of getting `InFlight` until the record expires.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const IN_FLIGHT_LEASE_MS = 2 * 60_000
+
+/**
  * @since 0.1.0
  * @category models
  */
 export interface Service {
-  /** Records expire `ttlMs` after `now`; an expired record counts as absent. */
+  /**
+   * Records expire `ttlMs` after `now`; an expired record counts as absent, and so does one left
+   * in flight for `IN_FLIGHT_LEASE_MS`.
+   */
   readonly begin: (scope: Scope, fingerprint: string, now: Date, ttlMs: number) => Effect.Effect<Begin>
   readonly complete: (scope: Scope, response: StoredResponse) => Effect.Effect<void>
   /** Forgets an in-flight record (the request failed before answering), so a retry may start. */

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type Begin, IdempotencyStore, type Scope } from "@sigil/core/IdempotencyStore"
+import { type Begin, IdempotencyStore, IN_FLIGHT_LEASE_MS, type Scope } from "@sigil/core/IdempotencyStore"
 import { Effect, Layer } from "effect"
 import { type Count, jsonText, op } from "./internal/sql.js"
 
@@ -53,6 +53,8 @@ export const make: Effect.Effect<IdempotencyStore["Type"], never, SqlClient.SqlC
             response_status = NULL, response_headers = NULL, response_body = NULL,
             created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
           WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
+             OR (idempotency_keys.response_status IS NULL
+                 AND idempotency_keys.created_at <= ${new Date(now.getTime() - IN_FLIGHT_LEASE_MS)})
           RETURNING 1`
         if (started.length > 0) return { _tag: "Started" } as const
         const [row] = yield* sql<Row>`SELECT fingerprint, response_status, response_headers, response_body, expires_at

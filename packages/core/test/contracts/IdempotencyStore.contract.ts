@@ -95,11 +95,13 @@ export const idempotencyStoreContract = <E>(
         const later = plus(now, TTL)
         assert.deepStrictEqual(yield* s.begin(scope, randomHex(32), later, TTL), { _tag: "Started" })
         assert.deepStrictEqual(yield* s.begin(scope, fp, plus(later, 1), TTL), { _tag: "Mismatch" })
-        // An in-flight record expires too (its request died without releasing it).
+        // A record left in flight (its request died without releasing it) is taken over once its
+        // lease is over, long before the record would expire.
         const stuck = scopeOf(tenant.id)
         yield* s.begin(stuck, fp, now, HOUR)
-        assert.deepStrictEqual(yield* s.begin(stuck, fp, plus(now, HOUR - 1), HOUR), { _tag: "InFlight" })
-        assert.deepStrictEqual(yield* s.begin(stuck, fp, plus(now, HOUR), HOUR), { _tag: "Started" })
+        assert.deepStrictEqual(yield* s.begin(stuck, fp, plus(now, IdempotencyStore.IN_FLIGHT_LEASE_MS - 1), HOUR), { _tag: "InFlight" })
+        assert.deepStrictEqual(yield* s.begin(stuck, fp, plus(now, IdempotencyStore.IN_FLIGHT_LEASE_MS), HOUR), { _tag: "Started" })
+        assert.deepStrictEqual(yield* s.begin(stuck, fp, plus(now, IdempotencyStore.IN_FLIGHT_LEASE_MS + 1), HOUR), { _tag: "InFlight" })
       }))
 
     it.effect("purges the records expired by then, and only those", () =>
@@ -113,9 +115,10 @@ export const idempotencyStoreContract = <E>(
         for (const sc of expired) yield* s.begin(sc, "fp", t0, HOUR)
         yield* s.complete(expired[0]!, response)
         yield* s.begin(alive, "fp", t0, 3 * HOUR)
+        yield* s.complete(alive, response)
         assert.strictEqual(yield* s.purgeExpired(plus(t0, 2 * HOUR)), 3)
         assert.strictEqual(yield* s.purgeExpired(plus(t0, 2 * HOUR)), 0)
-        assert.deepStrictEqual(yield* s.begin(alive, "fp", plus(t0, 2 * HOUR), HOUR), { _tag: "InFlight" })
+        assert.deepStrictEqual(yield* s.begin(alive, "fp", plus(t0, 2 * HOUR), HOUR), { _tag: "Replay", response })
         // A purged key starts afresh.
         assert.deepStrictEqual(yield* s.begin(expired[0]!, "other", plus(t0, 2 * HOUR), HOUR), { _tag: "Started" })
       }))

@@ -4,7 +4,7 @@
  * @internal
  */
 import { Effect } from "effect"
-import type { Scope, Service, StoredResponse } from "../../IdempotencyStore.js"
+import { IN_FLIGHT_LEASE_MS, type Scope, type Service, type StoredResponse } from "../../IdempotencyStore.js"
 import { MemoryStore } from "../../Transactor.js"
 import { copy, json, locked, requireTenant, tables } from "./store.js"
 
@@ -26,7 +26,9 @@ export const make: Effect.Effect<Service, never, MemoryStore> = Effect.map(Memor
       locked(store, () => {
         requireTenant(store, scope.tenantId)
         const row = rows.get(keyOf(scope))
-        if (row === undefined || row.expiresAt.getTime() <= now.getTime()) {
+        const abandoned = row !== undefined && row.response === undefined &&
+          now.getTime() - row.createdAt.getTime() >= IN_FLIGHT_LEASE_MS
+        if (row === undefined || row.expiresAt.getTime() <= now.getTime() || abandoned) {
           rows.set(keyOf(scope), {
             fingerprint,
             response: undefined,

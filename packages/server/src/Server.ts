@@ -1,0 +1,196 @@
+/**
+ * The composition root: every port bound to its adapter, by configuration (decisions §7).
+ *
+ * - Store: Postgres when `DATABASE_URL` is set, else embedded PGlite in the data directory.
+ * - Chain: Base Sepolia for the test environment when `BASE_SEPOLIA_RPC_URL` is set, else the
+ *   embedded devnet; Base mainnet for live when `BASE_MAINNET_RPC_URL` is set, else live
+ *   batches wait (`anchoring_chain_unavailable`).
+ * - HTTP: the issuer API with the public documents on `HOST:PORT`; the administrative channel on
+ *   `127.0.0.1:ADMIN_PORT`.
+ * - Workers in this process unless `SIGIL_WORKERS=false`.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import * as BaseAnchor from "@sigil/anchor-base/BaseAnchor"
+import * as ChainConfig from "@sigil/anchor-base/ChainConfig"
+import * as Devnet from "@sigil/anchor-base/Devnet"
+import * as EvmChainReader from "@sigil/anchor-base/EvmChainReader"
+import * as Canonicalizer from "@sigil/core/Canonicalizer"
+import type { ChainName } from "@sigil/core/Chains"
+import * as Chains from "@sigil/core/Chains"
+import * as LocalIdentity from "@sigil/core/LocalIdentity"
+import * as Settings from "@sigil/core/Settings"
+import * as WebhookDeliveries from "@sigil/core/WebhookDeliveries"
+import * as AdminHttp from "@sigil/http/AdminHttp"
+import * as IssuerHttp from "@sigil/http/IssuerHttp"
+import * as PgStore from "@sigil/store-pg/PgStore"
+import * as PgStores from "@sigil/store-pg/PgStores"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { createHmac, randomUUID } from "node:crypto"
+import { createServer } from "node:http"
+import * as path from "node:path"
+import * as PublicRoutes from "./PublicRoutes.js"
+import type { ServerConfig } from "./ServerConfig.js"
+import * as WebhookTransportLive from "./WebhookTransportLive.js"
+import * as Workers from "./Workers.js"
+
+/**
+ * The secrets the server runs with, resolved from the environment or the data directory.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Secrets {
+  readonly masterKey: Redacted.Redacted<string>
+  readonly adminToken: Redacted.Redacted<string>
+}
+
+/**
+ * Whether the embedded devnet runs: the test environment anchors on it when Base Sepolia is
+ * not configured.
+ *
+ * @since 0.1.0
+ * @category configuration
+ */
+export const usesDevnet = (config: ServerConfig): boolean => Option.isNone(config.baseSepolia)
+
+const chainFor = (config: ServerConfig) => (environment: "test" | "live"): ChainName | undefined =>
+  environment === "test"
+    ? (usesDevnet(config) ? "devnet" : "base-sepolia")
+    : (Option.isSome(config.baseMainnet) ? "base-mainnet" : undefined)
+
+/**
+ * The store: Postgres or PGlite, migrated, with every store port.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const storeLayer = (config: ServerConfig, secrets: Secrets) =>
+  PgStores.layer({ masterKey: secrets.masterKey }).pipe(
+    Layer.provideMerge(
+      Option.match(config.databaseUrl, {
+        onNone: () => PgStore.layerPglite({ dataDir: path.join(config.dataDir, "pglite") }),
+        onSome: (url) => PgStore.layerPostgres({ url, applicationName: "sigil" })
+      })
+    )
+  )
+
+const baseChain = (chain: "base-sepolia" | "base-mainnet", settings: { rpcUrl: Redacted.Redacted<string>; treasuryKey: Option.Option<Redacted.Redacted<string>> }, confirmations: Option.Option<number>) =>
+  Option.match(settings.treasuryKey, {
+    onNone: () =>
+      Effect.dieMessage(
+        `${chain === "base-sepolia" ? "ANCHOR_TREASURY_KEY_TEST" : "ANCHOR_TREASURY_KEY_LIVE"} is required with ${
+          chain === "base-sepolia" ? "BASE_SEPOLIA_RPC_URL" : "BASE_MAINNET_RPC_URL"
+        }: the treasury pays the tenants' gas`
+      ),
+    onSome: (treasuryKey) =>
+      Effect.succeed<ChainConfig.ChainOptions>({
+        chain,
+        rpc: ChainConfig.rpcUrl(settings.rpcUrl),
+        treasuryKey,
+        ...Option.match(confirmations, { onNone: () => ({}), onSome: (c) => ({ confirmations: c }) })
+      })
+  })
+
+/**
+ * Anchoring and chain reading on the configured chains (and the devnet when it runs).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const chainLayer = (config: ServerConfig) =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const chains: Array<ChainConfig.ChainOptions> = []
+    if (Option.isSome(config.baseSepolia)) chains.push(yield* baseChain("base-sepolia", config.baseSepolia.value, config.anchorConfirmations))
+    if (Option.isSome(config.baseMainnet)) chains.push(yield* baseChain("base-mainnet", config.baseMainnet.value, config.anchorConfirmations))
+    const readers = chains.map((c) => ({ chainId: Chains.byName(c.chain).chainId, rpc: c.rpc }))
+    if (!usesDevnet(config)) {
+      return Layer.merge(BaseAnchor.layer({ chains }), EvmChainReader.layer({ chains: readers }))
+    }
+    const devnetConfirmations = Option.match(config.anchorConfirmations, { onNone: () => ({}), onSome: (c) => ({ confirmations: c }) })
+    return Layer.merge(
+      Layer.unwrapEffect(Effect.map(Devnet.chainOptions(devnetConfirmations), (devnet) => BaseAnchor.layer({ chains: [devnet, ...chains] }))),
+      EvmChainReader.layerDevnet(readers)
+    ).pipe(Layer.provideMerge(Devnet.layer({ dataDir: config.dataDir })))
+  }))
+
+/**
+ * The settings the core's services read.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const settingsLayer = (config: ServerConfig, secrets: Secrets) =>
+  Settings.layer({
+    publicBaseUrl: config.publicBaseUrl,
+    chainFor: chainFor(config),
+    // A key of its own for cursors, derived from the master key, so neither can stand for the other.
+    cursorKey: Redacted.make(new Uint8Array(createHmac("sha256", Redacted.value(secrets.masterKey)).update("sigil/cursor-key/v1").digest())),
+    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls
+  })
+
+/**
+ * The HTTP servers: the issuer API and public documents, and the administrative channel.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const httpLayer = (config: ServerConfig, secrets: Secrets) => {
+  // Mounted when the embedded devnet runs (chainLayer provides it then).
+  const devnetRoute = Layer.unwrapEffect(Effect.map(Effect.serviceOption(Devnet.Devnet), Option.match({
+    onNone: () => Layer.empty,
+    onSome: (devnet) => PublicRoutes.devnetRpc(devnet.handleJsonRpc)
+  })))
+  const issuer = HttpApiBuilder.serve().pipe(
+    Layer.provide(Layer.mergeAll(IssuerHttp.api(), PublicRoutes.identity, devnetRoute)),
+    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  )
+  const admin = AdminHttp.layer({ token: secrets.adminToken }).pipe(
+    Layer.provide(NodeHttpServer.layer(createServer, { port: config.adminPort, host: "127.0.0.1" }))
+  )
+  return Layer.merge(issuer, admin)
+}
+
+/**
+ * The workers, forked for the life of the layer (their jobs are released when it closes).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const workersLayer = (config: ServerConfig) =>
+  config.workers
+    ? Layer.scopedDiscard(Effect.forkScoped(Workers.run({
+      workerId: `sigil-${process.pid}-${randomUUID().slice(0, 8)}`,
+      concurrency: config.workerConcurrency,
+      confirmEvery: usesDevnet(config) ? "500 millis" : "5 seconds",
+      webhookSchedule: Option.getOrElse(config.webhookRetrySchedule, () => WebhookDeliveries.DEFAULT_SCHEDULE_MS)
+    })))
+    : Layer.empty
+
+/**
+ * Everything but the HTTP servers: what the workers, the admin CLI's direct mode and tests need.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const servicesLayer = (config: ServerConfig, secrets: Secrets) =>
+  Layer.mergeAll(
+    chainLayer(config),
+    LocalIdentity.layer({ publicBaseUrl: config.publicBaseUrl }),
+    WebhookTransportLive.layer({ allowPrivate: config.allowPrivateWebhookUrls })
+  ).pipe(
+    Layer.provideMerge(Layer.mergeAll(storeLayer(config, secrets), settingsLayer(config, secrets), Canonicalizer.layerJsonld))
+  )
+
+/**
+ * The whole service.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (config: ServerConfig, secrets: Secrets) =>
+  Layer.mergeAll(httpLayer(config, secrets), workersLayer(config)).pipe(
+    Layer.provideMerge(servicesLayer(config, secrets))
+  )

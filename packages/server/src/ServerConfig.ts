@@ -1,0 +1,98 @@
+/**
+ * Every setting of the server, from the environment (decisions §7). This is the only place that
+ * knows the variables' names; everything else gets typed options.
+ *
+ * @since 0.1.0
+ */
+import { Config, ConfigError, type Effect, Either, Option, type Redacted } from "effect"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ChainSettings {
+  readonly rpcUrl: Redacted.Redacted<string>
+  readonly treasuryKey: Option.Option<Redacted.Redacted<string>>
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface ServerConfig {
+  readonly port: number
+  readonly host: string
+  readonly publicBaseUrl: string
+  readonly dataDir: string
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  readonly masterKey: Option.Option<Redacted.Redacted<string>>
+  readonly adminPort: number
+  readonly adminToken: Option.Option<Redacted.Redacted<string>>
+  /** Base Sepolia; when absent the test environment anchors on the embedded devnet. */
+  readonly baseSepolia: Option.Option<ChainSettings>
+  /** Base mainnet; when absent the live environment cannot anchor (batches wait). */
+  readonly baseMainnet: Option.Option<ChainSettings>
+  readonly anchorConfirmations: Option.Option<number>
+  readonly allowPrivateWebhookUrls: boolean
+  /** Delays before each webhook retry, in milliseconds (`WEBHOOK_RETRY_SCHEDULE`, e.g. `5s,5m,30m`). */
+  readonly webhookRetrySchedule: Option.Option<ReadonlyArray<number>>
+  readonly workerConcurrency: number
+  /** Whether this process runs workers at all (several API-only processes may share a database). */
+  readonly workers: boolean
+  /** Creates a demo tenant and prints its key on the first start. */
+  readonly demoTenant: boolean
+}
+
+const durationMs = (text: string): number | undefined => {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim())
+  if (match === null) return undefined
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? "ms"]!
+  return Math.round(Number(match[1]) * unit)
+}
+
+const schedule: Config.Config<ReadonlyArray<number>> = Config.string("WEBHOOK_RETRY_SCHEDULE").pipe(
+  Config.mapOrFail((text) => {
+    const delays = text.split(",").map(durationMs)
+    return delays.every((d): d is number => d !== undefined)
+      ? Either.right(delays)
+      : Either.left(ConfigError.InvalidData(["WEBHOOK_RETRY_SCHEDULE"], "expected a comma-separated list such as 1s,2s,5s"))
+  })
+)
+
+const chain = (rpc: string, treasury: string): Config.Config<Option.Option<ChainSettings>> =>
+  Config.option(Config.redacted(rpc)).pipe(
+    Config.zipWith(Config.option(Config.redacted(treasury)), (rpcUrl, treasuryKey) =>
+      Option.map(rpcUrl, (url) => ({ rpcUrl: url, treasuryKey })))
+  )
+
+/**
+ * @since 0.1.0
+ * @category config
+ */
+export const config: Config.Config<ServerConfig> = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(8080)),
+  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  publicBaseUrl: Config.url("PUBLIC_BASE_URL").pipe(
+    Config.map((url) => url.toString().replace(/\/+$/, "")),
+    Config.withDefault("http://localhost:8080")
+  ),
+  dataDir: Config.string("SIGIL_DATA_DIR").pipe(Config.withDefault("./.sigil")),
+  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  masterKey: Config.option(Config.redacted("SIGIL_MASTER_KEY")),
+  adminPort: Config.port("ADMIN_PORT").pipe(Config.withDefault(8081)),
+  adminToken: Config.option(Config.redacted("ADMIN_TOKEN")),
+  baseSepolia: chain("BASE_SEPOLIA_RPC_URL", "ANCHOR_TREASURY_KEY_TEST"),
+  baseMainnet: chain("BASE_MAINNET_RPC_URL", "ANCHOR_TREASURY_KEY_LIVE"),
+  anchorConfirmations: Config.option(Config.integer("ANCHOR_CONFIRMATIONS")),
+  allowPrivateWebhookUrls: Config.boolean("SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS").pipe(Config.withDefault(false)),
+  webhookRetrySchedule: Config.option(schedule),
+  workerConcurrency: Config.integer("SIGIL_WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
+  workers: Config.boolean("SIGIL_WORKERS").pipe(Config.withDefault(true)),
+  demoTenant: Config.boolean("SIGIL_DEMO_TENANT").pipe(Config.withDefault(true))
+})
+
+/**
+ * @since 0.1.0
+ * @category config
+ */
+export const load: Effect.Effect<ServerConfig, ConfigError.ConfigError> = config

@@ -1,0 +1,98 @@
+/**
+ * What `npm start` shows: on the first start a demo tenant with a test API key (kept in the
+ * data directory so later starts can show it again), then a banner with the addresses, the
+ * admin token and a curl line to try.
+ *
+ * @since 0.1.0
+ */
+import * as Tenants from "@sigil/core/Tenants"
+import { TenantStore } from "@sigil/core/TenantStore"
+import { Clock, Console, Effect, Layer, Option, Redacted } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { Secrets } from "./Server.js"
+import { usesDevnet } from "./Server.js"
+import type { ServerConfig } from "./ServerConfig.js"
+
+const DEMO_FILE = "demo-tenant.json"
+
+interface Demo {
+  readonly tenantId: string
+  readonly apiKey: string
+}
+
+/**
+ * Creates the demo tenant when the store has no tenant yet; returns it (from the data directory
+ * on later starts, if this process made it).
+ *
+ * @since 0.1.0
+ * @category startup
+ */
+export const demoTenant = (config: ServerConfig) =>
+  Effect.gen(function*() {
+    const file = path.join(config.dataDir, DEMO_FILE)
+    if (fs.existsSync(file)) return Option.some(JSON.parse(fs.readFileSync(file, "utf8")) as Demo)
+    const existing = yield* Effect.flatMap(TenantStore, (s) => s.list())
+    if (existing.length > 0 || !config.demoTenant) return Option.none<Demo>()
+    const now = new Date(yield* Clock.currentTimeMillis)
+    const tenant = yield* Tenants.create({ name: "Demo University", plan: "developer" }, now)
+    const key = yield* Tenants.createKey(tenant.id as never, "test", now)
+    const demo: Demo = { tenantId: tenant.id, apiKey: key.key }
+    fs.writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 })
+    return Option.some(demo)
+  })
+
+const sampleBatch = JSON.stringify({
+  credentials: [{
+    recipient: { id: "urn:uuid:7f1c6a9e-3b0d-4e7f-8a2c-5d9e1b4c3a21", name: "Ada Lovelace" },
+    achievement: { name: "Certificate in Analytical Engines", description: "Completed the programme." },
+    issuanceDate: "2026-06-30T00:00:00Z"
+  }]
+})
+
+/**
+ * The banner, printed once the servers listen.
+ *
+ * @since 0.1.0
+ * @category startup
+ */
+export const banner = (config: ServerConfig, secrets: Secrets, sources: { readonly masterKey: string }, demo: Option.Option<Demo>) => {
+  const api = `${config.publicBaseUrl}/v1`
+  const lines = [
+    "",
+    "Sigil is running.",
+    `  Issuer API      ${api}   (reference: ${api}/docs)`,
+    `  Admin channel   http://127.0.0.1:${config.adminPort}/admin   token: ${Redacted.value(secrets.adminToken)}`,
+    `  Store           ${Option.isSome(config.databaseUrl) ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${path.join(config.dataDir, "pglite")}`}`,
+    `  Test chain      ${usesDevnet(config) ? `embedded devnet, JSON-RPC at ${config.publicBaseUrl}/devnet/rpc` : "Base Sepolia"}`,
+    `  Live chain      ${Option.isSome(config.baseMainnet) ? "Base mainnet" : "not configured (live batches wait)"}`,
+    `  Workers         ${config.workers ? `${config.workerConcurrency} in this process` : "off in this process"}`
+  ]
+  if (sources.masterKey !== "environment") {
+    lines.push("", `  Warning: SIGIL_MASTER_KEY is not set; the key sealing tenant keys is ${sources.masterKey === "generated" ? "newly generated" : "read"} from ${path.join(config.dataDir, "master.key")}. Set it in production.`)
+  }
+  Option.match(demo, {
+    onNone: () => lines.push("", "  Create a tenant and a key: npm run admin -- tenants create --name \"My University\" --plan starter"),
+    onSome: (d) =>
+      lines.push(
+        "",
+        `  Demo tenant     ${d.tenantId} (developer plan)`,
+        `  Test API key    ${d.apiKey}`,
+        "",
+        "Try it:",
+        `  curl -s -X POST ${api}/batches -H "Authorization: Bearer ${d.apiKey}" -H "Content-Type: application/json" -d '${sampleBatch}'`,
+        `  curl -s ${api}/batches -H "Authorization: Bearer ${d.apiKey}"`
+      )
+  })
+  lines.push("")
+  return Console.log(lines.join("\n"))
+}
+
+/**
+ * Demo tenant and banner, after everything else is up.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (config: ServerConfig, secrets: Secrets, sources: { readonly masterKey: string }) =>
+  Layer.effectDiscard(Effect.flatMap(demoTenant(config), (demo) => banner(config, secrets, sources, demo)))

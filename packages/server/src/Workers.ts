@@ -1,0 +1,98 @@
+/**
+ * The workers: which core service runs each kind of job, how often to re-check an anchor, and
+ * the recurring housekeeping jobs. Any number of processes may run them against one database.
+ *
+ * @since 0.1.0
+ */
+import * as Anchoring from "@sigil/core/Anchoring"
+import { AuditLog } from "@sigil/core/AuditLog"
+import type { BatchId, DeliveryId } from "@sigil/core/Ids"
+import { IdempotencyStore } from "@sigil/core/IdempotencyStore"
+import { type Job, JobQueue } from "@sigil/core/JobQueue"
+import * as JobRunner from "@sigil/core/JobRunner"
+import * as Plans from "@sigil/core/Plans"
+import * as Signing from "@sigil/core/Signing"
+import * as WebhookDeliveries from "@sigil/core/WebhookDeliveries"
+import { Clock, Duration, Effect, Random } from "effect"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  readonly workerId: string
+  readonly concurrency: number
+  /** How often a pending anchor is checked again. */
+  readonly confirmEvery: Duration.DurationInput
+  readonly webhookSchedule: ReadonlyArray<number>
+}
+
+const after = (now: Date, duration: Duration.DurationInput) => new Date(now.getTime() + Duration.toMillis(duration))
+
+const batchOf = (payload: { readonly [k: string]: unknown }) => payload.batch_id as BatchId
+
+/**
+ * The job handlers.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const handlers = (options: Pick<Options, "confirmEvery" | "webhookSchedule">) => ({
+  sign_batch: (job: Job, now: Date) => Effect.as(Signing.signBatch(batchOf(job.payload), now), JobRunner.done),
+  anchor_batch: (job: Job, now: Date) => Effect.as(Anchoring.anchorBatch(batchOf(job.payload), now), JobRunner.done),
+  confirm_anchor: (job: Job, now: Date) =>
+    Effect.map(Anchoring.confirmAnchor(batchOf(job.payload), now), (outcome) =>
+      outcome === "pending" ? JobRunner.again(after(now, options.confirmEvery), "waiting for confirmations") : JobRunner.done),
+  deliver_webhook: (job: Job, now: Date) =>
+    Effect.flatMap(Random.next, (random) =>
+      Effect.as(
+        WebhookDeliveries.deliver(job.payload.delivery_id as DeliveryId, now, { schedule: options.webhookSchedule, random }),
+        JobRunner.done
+      )),
+  // Housekeeping reschedules itself: one job of each kind lives forever.
+  purge_audit: (_job: Job, now: Date) =>
+    Effect.as(
+      Effect.flatMap(AuditLog, (log) =>
+        log.purgeExpired(now, {
+          developer: Plans.limits.developer.auditRetentionDays,
+          starter: Plans.limits.starter.auditRetentionDays,
+          institution: Plans.limits.institution.auditRetentionDays,
+          industry: Plans.limits.industry.auditRetentionDays
+        })),
+      JobRunner.again(after(now, "1 day"), "daily")
+    ),
+  purge_idempotency: (_job: Job, now: Date) =>
+    Effect.as(Effect.flatMap(IdempotencyStore, (s) => s.purgeExpired(now)), JobRunner.again(after(now, "1 hour"), "hourly"))
+})
+
+/**
+ * Makes sure the recurring jobs exist (their dedupe keys keep one of each).
+ *
+ * @since 0.1.0
+ * @category housekeeping
+ */
+export const scheduleHousekeeping = Effect.gen(function*() {
+  const jobs = yield* JobQueue
+  const now = new Date(yield* Clock.currentTimeMillis)
+  yield* jobs.enqueue("purge_audit", {}, now, { dedupeKey: "purge_audit", maxAttempts: 1_000_000 })
+  yield* jobs.enqueue("purge_idempotency", {}, now, { dedupeKey: "purge_idempotency", maxAttempts: 1_000_000 })
+})
+
+/**
+ * Runs the workers until interrupted (interruption releases the jobs in hand).
+ *
+ * @since 0.1.0
+ * @category running
+ */
+export const run = (options: Options) =>
+  Effect.zipRight(
+    scheduleHousekeeping,
+    JobRunner.run({
+      workerId: options.workerId,
+      handlers: handlers(options),
+      lease: "30 seconds",
+      idle: "250 millis",
+      concurrency: options.concurrency,
+      backoff: { baseMs: 1_000, capMs: 5 * 60_000 }
+    })
+  )
