@@ -104,7 +104,10 @@ export const runOne = <H extends Handlers>(
         { schedule: Schedule.spaced(Duration.millis(Math.max(50, leaseMs / 3))) }
       )
     )
-    const outcome = yield* Effect.exit(Effect.flatMap(now(), (at) => handler(job, at)))
+    // Shutdown interrupts this fiber: hand the job back at once, without using the attempt.
+    const outcome = yield* Effect.exit(Effect.flatMap(now(), (at) => handler(job, at))).pipe(
+      Effect.onInterrupt(() => Effect.flatMap(now(), (at) => queue.release(job.id, options.workerId, at)))
+    )
     yield* Fiber.interrupt(heartbeat)
     const at = yield* now()
     if (outcome._tag === "Success") {
@@ -127,7 +130,7 @@ export const runOne = <H extends Handlers>(
     const delay = JobQueue.backoffMs(job.attempts, options.backoff, yield* Random.next)
     yield* queue.retry(job.id, options.workerId, reason, new Date(at.getTime() + delay))
     return true
-  }).pipe(Effect.onInterrupt(() => Effect.void))
+  })
 
 /**
  * Runs jobs forever: `concurrency` loops, each claiming the next due job or waiting `idle`.
