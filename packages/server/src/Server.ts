@@ -144,7 +144,14 @@ export const httpLayer = (config: ServerConfig, secrets: Secrets) => {
     onSome: (devnet) => PublicRoutes.devnetRpc(devnet.handleJsonRpc)
   })))
   const issuer = HttpApiBuilder.serve().pipe(
-    Layer.provide(Layer.mergeAll(IssuerHttp.api(), PublicRoutes.identity, devnetRoute)),
+    Layer.provide(Layer.mergeAll(
+      IssuerHttp.api(Option.match(config.rateLimitPerMinute, {
+        onNone: () => ({}),
+        onSome: (limit) => ({ rateLimitPolicy: () => ({ limit, windowSeconds: 60 }) })
+      })),
+      PublicRoutes.identity,
+      devnetRoute
+    )),
     Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
   )
   const admin = AdminHttp.layer({ token: secrets.adminToken }).pipe(

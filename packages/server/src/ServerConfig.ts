@@ -41,6 +41,8 @@ export interface ServerConfig {
   readonly workers: boolean
   /** Creates a demo tenant and prints its key on the first start. */
   readonly demoTenant: boolean
+  /** Replaces every plan's requests-per-minute (load tests, private deployments). */
+  readonly rateLimitPerMinute: Option.Option<number>
 }
 
 const durationMs = (text: string): number | undefined => {
@@ -88,7 +90,8 @@ export const config: Config.Config<ServerConfig> = Config.all({
   webhookRetrySchedule: Config.option(schedule),
   workerConcurrency: Config.integer("SIGIL_WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
   workers: Config.boolean("SIGIL_WORKERS").pipe(Config.withDefault(true)),
-  demoTenant: Config.boolean("SIGIL_DEMO_TENANT").pipe(Config.withDefault(true))
+  demoTenant: Config.boolean("SIGIL_DEMO_TENANT").pipe(Config.withDefault(true)),
+  rateLimitPerMinute: Config.option(Config.integer("SIGIL_RATE_LIMIT_PER_MINUTE"))
 })
 
 /**
