@@ -10,6 +10,7 @@
 import { Context, type Effect, Layer, type Option } from "effect"
 import type { JsonObject } from "./Document.js"
 import type { DeliveryId, EventId, TenantId, WebhookId } from "./Ids.js"
+import * as Ids from "./Ids.js"
 import type { WebhookEventType } from "./Inputs.js"
 import type { Environment } from "./Plans.js"
 import * as internal from "./internal/memory/eventStore.js"
@@ -55,6 +56,27 @@ export interface Delivery {
   readonly deliveredAt: Date | undefined
   readonly createdAt: Date
 }
+
+/**
+ * A new pending delivery of an event to an endpoint: due at once (the delivery job decides when
+ * it actually runs). Every adapter makes deliveries with it.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const newDelivery = (event: EventRecord, endpointId: WebhookId): Delivery => ({
+  id: Ids.unsafeMake("dlv"),
+  eventId: event.id,
+  endpointId,
+  status: "pending",
+  attempts: 0,
+  nextAttemptAt: event.createdAt,
+  lastAttemptAt: undefined,
+  lastStatusCode: undefined,
+  lastError: undefined,
+  deliveredAt: undefined,
+  createdAt: event.createdAt
+})
 
 /**
  * The outcome of one attempt.

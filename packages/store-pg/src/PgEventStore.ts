@@ -7,9 +7,8 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { JsonObject } from "@sigil/core/Document"
-import { type Delivery, type DeliveryStatus, type EventRecord, EventStore } from "@sigil/core/EventStore"
+import { type Delivery, type DeliveryStatus, type EventRecord, EventStore, newDelivery } from "@sigil/core/EventStore"
 import type { DeliveryId, EventId, TenantId, WebhookId } from "@sigil/core/Ids"
-import * as Ids from "@sigil/core/Ids"
 import type { WebhookEventType } from "@sigil/core/Inputs"
 import type { Environment } from "@sigil/core/Plans"
 import { Effect, Layer, Option } from "effect"
@@ -75,20 +74,7 @@ export const make: Effect.Effect<EventStore["Type"], never, SqlClient.SqlClient>
     return EventStore.of({
       append: (event, endpoints) =>
         Effect.gen(function*() {
-          const deliveries = endpoints.map((endpointId): Delivery => ({
-            id: Ids.unsafeMake("dlv"),
-            eventId: event.id,
-            endpointId,
-            status: "pending",
-            attempts: 0,
-            // Due at once; the delivery job decides when it actually runs.
-            nextAttemptAt: event.createdAt,
-            lastAttemptAt: undefined,
-            lastStatusCode: undefined,
-            lastError: undefined,
-            deliveredAt: undefined,
-            createdAt: event.createdAt
-          }))
+          const deliveries = endpoints.map((endpointId) => newDelivery(event, endpointId))
           yield* sql.withTransaction(Effect.gen(function*() {
             yield* sql`INSERT INTO events ${
               sql.insert({

@@ -4,9 +4,8 @@
  * @internal
  */
 import { Effect, Option } from "effect"
-import type { Delivery, EventRecord, Service } from "../../EventStore.js"
+import { type Delivery, type EventRecord, newDelivery, type Service } from "../../EventStore.js"
 import type { DeliveryId, EventId } from "../../Ids.js"
-import * as Ids from "../../Ids.js"
 import { MemoryStore } from "../../Transactor.js"
 import { copy, descending, duplicate, json, locked, requireTenant, tables } from "./store.js"
 
@@ -33,19 +32,7 @@ export const make: Effect.Effect<Service, never, MemoryStore> = Effect.map(Memor
         if (events.has(event.id)) duplicate(tables.events, event.id)
         if (new Set(endpoints).size !== endpoints.length) duplicate(tables.deliveries, `${event.id} endpoints`)
         events.set(event.id, copy(eventRow(event)))
-        const created = endpoints.map((endpointId): Delivery => ({
-          id: Ids.unsafeMake("dlv"),
-          eventId: event.id,
-          endpointId,
-          status: "pending",
-          attempts: 0,
-          nextAttemptAt: event.createdAt,
-          lastAttemptAt: undefined,
-          lastStatusCode: undefined,
-          lastError: undefined,
-          deliveredAt: undefined,
-          createdAt: event.createdAt
-        }))
+        const created = endpoints.map((endpointId) => newDelivery(event, endpointId))
         for (const d of created) deliveries.set(d.id, copy(d))
         return created.map(copy)
       }),
