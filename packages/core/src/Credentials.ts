@@ -154,6 +154,11 @@ const namesRecipient = (document: JsonObject | undefined): boolean => {
   return typeof subject === "object" && subject !== null && !Array.isArray(subject) && "name" in subject
 }
 
+const redactName = (document: JsonObject): JsonObject => {
+  const { name: _name, ...subject } = document.credentialSubject as JsonObject
+  return { ...document, credentialSubject: subject }
+}
+
 /**
  * Erases the recipient's personal data: 409 `credential_already_erased` the second time. The
  * answer says truthfully whether the stored credential stays verifiable: yes when the name was
@@ -192,7 +197,12 @@ export const erase = (
         return yield* Effect.die(error)
       }
       yield* store.deleteRecipient(id)
-      yield* store.saveCredential(id, { state: next.right })
+      // Plain mode: the stored copy names the recipient; redact it (that copy stops verifying,
+      // copies held by the recipient still verify — decisions §2).
+      yield* store.saveCredential(id, {
+        state: next.right,
+        document: namesRecipient(record.document) ? redactName(record.document!) : undefined
+      })
       const status = next.right.erasure!.verificationStatusAfterErasure
       yield* Events.emit({
         tenantId: record.tenantId,

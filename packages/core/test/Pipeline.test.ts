@@ -87,4 +87,27 @@ describe("the pipeline over the memory stores", () => {
       assert.strictEqual(pipeline.transport.sent.length, 5)
     }).pipe(Effect.provide(pipeline.layer))
   })
+
+  it.live("erasure in plain mode redacts the stored copy, which then no longer verifies", () => {
+    const pipeline = makePipeline()
+    return Effect.gen(function*() {
+      const created = yield* Tenants.create({ name: "Plain University", plan: "starter" }, new Date(Date.now() - 5000))
+      yield* Tenants.adminUpdate(created.id as never, { recipient_name_mode: "plain" })
+      const tenant = Option.getOrThrow(yield* Effect.flatMap(TenantStore, (s) => s.get(created.id as never)))
+      yield* Tenants.createKey(tenant.id, "test", new Date())
+      const apiKey = (yield* Effect.flatMap(TenantStore, (s) => s.apiKeys(tenant.id)))[0]!
+      const principal: Principal = { tenant, apiKey, environment: "test" }
+      const batch = yield* Batches.create(principal, yield* request(2), new Date())
+      yield* pipeline.drain
+      const [record] = yield* Effect.flatMap(BatchStore, (s) => s.credentialsOf(batch.id as BatchId))
+      const held = record!.document! // the recipient's own copy
+      assert.strictEqual((held.credentialSubject as { name?: string }).name, "Graduate 0")
+      const erased = yield* Credentials.erase(principal, record!.id, { requester: "dpo", verified_at: "2025-07-01T00:00:00Z" }, new Date())
+      assert.strictEqual(erased.verification_status_after_erasure, "invalid")
+      const stored = yield* Credentials.get(principal, record!.id as CredentialId)
+      assert.notInclude(JSON.stringify(stored.signed_credential), "Graduate 0")
+      assert.strictEqual((yield* Verifier.verifyCredential(stored.signed_credential)).failedStep, "documentHash")
+      assert.strictEqual((yield* Verifier.verifyCredential(held)).outcome, "verified")
+    }).pipe(Effect.provide(pipeline.layer))
+  })
 })
