@@ -31,8 +31,10 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { createHmac, randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import * as path from "node:path"
+import * as BrowserBundle from "./BrowserBundle.js"
 import * as PublicRoutes from "./PublicRoutes.js"
 import type { ServerConfig } from "./ServerConfig.js"
+import * as VerifyPage from "./VerifyPage.js"
 import * as WebhookTransportLive from "./WebhookTransportLive.js"
 import * as Workers from "./Workers.js"
 
@@ -150,7 +152,11 @@ export const httpLayer = (config: ServerConfig, secrets: Secrets) => {
         onSome: (limit) => ({ rateLimitPolicy: () => ({ limit, windowSeconds: 60 }) })
       })),
       PublicRoutes.identity,
-      devnetRoute
+      devnetRoute,
+      VerifyPage.layer({
+        publicBaseUrl: config.publicBaseUrl,
+        rpc: VerifyPage.browserRpc({ publicBaseUrl: config.publicBaseUrl, devnet: usesDevnet(config), ...config.browserRpc })
+      }).pipe(Layer.provide(BrowserBundle.layer))
     )),
     Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
   )

@@ -43,6 +43,12 @@ export interface ServerConfig {
   readonly demoTenant: boolean
   /** Replaces every plan's requests-per-minute (load tests, private deployments). */
   readonly rateLimitPerMinute: Option.Option<number>
+  /**
+   * Public JSON-RPC endpoints that visitors' browsers read Base from when the verification page
+   * re-checks a credential (never the server's own, possibly keyed, RPC URLs). Base's public
+   * endpoints by default; an empty value turns one off.
+   */
+  readonly browserRpc: { readonly baseSepolia: Option.Option<string>; readonly baseMainnet: Option.Option<string> }
 }
 
 const durationMs = (text: string): number | undefined => {
@@ -65,6 +71,22 @@ const chain = (rpc: string, treasury: string): Config.Config<Option.Option<Chain
   Config.option(Config.redacted(rpc)).pipe(
     Config.zipWith(Config.option(Config.redacted(treasury)), (rpcUrl, treasuryKey) =>
       Option.map(rpcUrl, (url) => ({ rpcUrl: url, treasuryKey })))
+  )
+
+const publicRpc = (name: string, fallback: string): Config.Config<Option.Option<string>> =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.mapOrFail((text) => {
+      if (text.trim() === "") return Either.right(Option.none())
+      try {
+        const url = new URL(text)
+        return url.protocol === "https:" || url.protocol === "http:"
+          ? Either.right(Option.some(url.toString()))
+          : Either.left(ConfigError.InvalidData([name], "expected an http(s) URL, or empty to turn it off"))
+      } catch {
+        return Either.left(ConfigError.InvalidData([name], "expected an http(s) URL, or empty to turn it off"))
+      }
+    })
   )
 
 /**
@@ -91,7 +113,11 @@ export const config: Config.Config<ServerConfig> = Config.all({
   workerConcurrency: Config.integer("SIGIL_WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
   workers: Config.boolean("SIGIL_WORKERS").pipe(Config.withDefault(true)),
   demoTenant: Config.boolean("SIGIL_DEMO_TENANT").pipe(Config.withDefault(true)),
-  rateLimitPerMinute: Config.option(Config.integer("SIGIL_RATE_LIMIT_PER_MINUTE"))
+  rateLimitPerMinute: Config.option(Config.integer("SIGIL_RATE_LIMIT_PER_MINUTE")),
+  browserRpc: Config.all({
+    baseSepolia: publicRpc("BASE_SEPOLIA_PUBLIC_RPC_URL", "https://sepolia.base.org"),
+    baseMainnet: publicRpc("BASE_MAINNET_PUBLIC_RPC_URL", "https://mainnet.base.org")
+  })
 })
 
 /**
