@@ -41,6 +41,8 @@ export interface Running {
   readonly output: () => string
   readonly baseUrl: string
   readonly adminUrl: string
+  readonly port: number
+  readonly adminPort: number
   readonly dataDir: string
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   readonly api: (method: string, p: string, key?: string, body?: unknown) => Promise<{ status: number; body: any }>
@@ -48,22 +50,36 @@ export interface Running {
 
 export const newDataDir = () => mkdtempSync(path.join(tmpdir(), "sigil-server-"))
 
+export interface StartOptions {
+  readonly dataDir: string
+  readonly env?: Record<string, string>
+  /** Variables removed from the child's environment (after `env` is applied). */
+  readonly unsetEnv?: ReadonlyArray<string>
+  /** Reuse these ports (a restart on the same data directory keeps its DIDs and URLs). */
+  readonly port?: number
+  readonly adminPort?: number
+  /** How long to wait for the banner (a restart after SIGKILL may replay a long chain). */
+  readonly bannerTimeoutMs?: number
+}
+
 /** Starts the server and waits for its banner. */
-export const start = async (options: { readonly dataDir: string; readonly env?: Record<string, string> }): Promise<Running> => {
-  const port = await freePort()
-  const adminPort = await freePort()
+export const start = async (options: StartOptions): Promise<Running> => {
+  const port = options.port ?? await freePort()
+  const adminPort = options.adminPort ?? await freePort()
   const baseUrl = `http://localhost:${port}`
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    ADMIN_PORT: String(adminPort),
+    PUBLIC_BASE_URL: baseUrl,
+    SIGIL_DATA_DIR: options.dataDir,
+    SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS: "true",
+    ...options.env
+  }
+  for (const name of options.unsetEnv ?? []) delete env[name]
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "packages/server/src/main.ts")], {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      ADMIN_PORT: String(adminPort),
-      PUBLIC_BASE_URL: baseUrl,
-      SIGIL_DATA_DIR: options.dataDir,
-      SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS: "true",
-      ...options.env
-    },
+    env,
     stdio: ["ignore", "pipe", "pipe"]
   })
   let text = ""
@@ -71,7 +87,17 @@ export const start = async (options: { readonly dataDir: string; readonly env?: 
   child.stderr!.on("data", (chunk) => (text += chunk))
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on("exit", (code, signal) => resolve({ code, signal })))
-  await eventually(async () => (text.includes("Sigil is running.") ? true : undefined), 90_000, `the banner; output so far:\n${text}`)
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  void exited.then((e) => (exit = e))
+  try {
+    await eventually(async () => {
+      if (exit !== undefined) throw new Error(`the server exited (${JSON.stringify(exit)}) before its banner:\n${text}`)
+      return text.includes("Sigil is running.") ? true : undefined
+    }, options.bannerTimeoutMs ?? 90_000, "the banner")
+  } catch (error) {
+    child.kill("SIGKILL")
+    throw new Error(`${(error as Error).message}\noutput so far:\n${text}`)
+  }
   const api = async (method: string, p: string, key?: string, body?: unknown) => {
     const response = await fetch(`${baseUrl}${p}`, {
       method,
@@ -84,7 +110,49 @@ export const start = async (options: { readonly dataDir: string; readonly env?: 
     const raw = await response.text()
     return { status: response.status, body: raw === "" ? undefined : JSON.parse(raw) }
   }
-  return { child, output: () => text, baseUrl, adminUrl: `http://127.0.0.1:${adminPort}`, dataDir: options.dataDir, exited, api }
+  return { child, output: () => text, baseUrl, adminUrl: `http://127.0.0.1:${adminPort}`, port, adminPort, dataDir: options.dataDir, exited, api }
+}
+
+/** Stops the server: SIGTERM (graceful) or SIGKILL (a crash), and waits until it has exited. */
+export const stop = async (running: Running, signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
+  if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill(signal)
+  return running.exited
+}
+
+/** The admin token from the banner. */
+export const adminToken = (running: Running): string => /Admin channel\s+\S+\s+token: (\S+)/.exec(running.output())![1]!
+
+/** A call on the administrative channel. */
+export const admin = async (running: Running, method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> => {
+  const response = await fetch(`${running.adminUrl}${p}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${adminToken(running)}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const raw = await response.text()
+  return { status: response.status, body: raw === "" ? undefined : JSON.parse(raw) }
+}
+
+/**
+ * A new tenant with a test API key, through the administrative channel (the demo tenant's
+ * developer plan allows 1,000 credentials a month).
+ */
+export const createTenant = async (
+  running: Running,
+  options: { readonly name: string; readonly plan?: string; readonly recipientNameMode?: "hashed" | "plain" }
+): Promise<{ readonly id: string; readonly did: string; readonly key: string }> => {
+  const tenant = await admin(running, "POST", "/admin/tenants", { name: options.name, plan: options.plan ?? "industry" })
+  if (tenant.status !== 201) throw new Error(`POST /admin/tenants answered ${tenant.status}: ${JSON.stringify(tenant.body)}`)
+  if (options.recipientNameMode !== undefined) {
+    const patched = await admin(running, "PATCH", `/admin/tenants/${tenant.body.id}`, { recipient_name_mode: options.recipientNameMode })
+    if (patched.status !== 200) throw new Error(`PATCH /admin/tenants answered ${patched.status}: ${JSON.stringify(patched.body)}`)
+  }
+  const key = await admin(running, "POST", `/admin/tenants/${tenant.body.id}/keys`, { environment: "test" })
+  if (key.status !== 201) throw new Error(`POST /admin/tenants/…/keys answered ${key.status}: ${JSON.stringify(key.body)}`)
+  return { id: tenant.body.id, did: tenant.body.did, key: key.body.key }
 }
 
 /** The demo tenant's key from the banner. */
