@@ -11,7 +11,7 @@
  */
 import { hexToBytes } from "@noble/hashes/utils.js"
 import { type Array as Arr, Effect, Option } from "effect"
-import type { AnchorError, AnchorRequest, Status } from "./Anchor.js"
+import type { AnchorError, AnchorRejected, AnchorRequest, Status } from "./Anchor.js"
 import { Anchorer } from "./Anchor.js"
 import { PIPELINE_MAX_ATTEMPTS } from "./Batches.js"
 import type { BatchRecord } from "./BatchStore.js"
@@ -30,7 +30,7 @@ import * as Issuers from "./Issuers.js"
 import { JobQueue } from "./JobQueue.js"
 import { KeyVault, type SigningKeyUnavailable } from "./KeyVault.js"
 import * as Merkle from "./Merkle.js"
-import { Settings } from "./Settings.js"
+import { DEFAULT_ANCHOR_REJECTION_GRACE_MS, Settings } from "./Settings.js"
 import * as TenantDid from "./TenantDid.js"
 import { Transactor } from "./Transactor.js"
 import * as Views from "./Views.js"
@@ -77,14 +77,14 @@ const requestFor = (batch: BatchRecord) =>
  * @since 0.1.0
  * @category operations
  */
-export const anchorBatch = (batchId: BatchId, now: Date): Effect.Effect<Outcome, Exclude<AnchorError, { _tag: "AnchorRejected" }>, Requirements> =>
+export const anchorBatch = (batchId: BatchId, now: Date): Effect.Effect<Outcome, AnchorError, Requirements> =>
   Effect.gen(function*() {
     const batch = yield* signedBatch(batchId)
     if (Option.isNone(batch)) return "skipped" as const
     const request = yield* requestFor(batch.value)
     const submitted = yield* Effect.flatMap(Anchorer, (a) => a.submit(request)).pipe(
       Effect.as("submitted" as const),
-      Effect.catchTag("AnchorRejected", (e) => failBatch(batch.value, "anchor_rejected", e.message, now))
+      Effect.catchTag("AnchorRejected", (e) => rejected(batch.value, e, now))
     )
     if (submitted === "submitted") {
       yield* Effect.flatMap(JobQueue, (jobs) =>
@@ -95,6 +95,20 @@ export const anchorBatch = (batchId: BatchId, now: Date): Effect.Effect<Outcome,
         }))
     }
     return submitted
+  })
+
+/**
+ * The chain refused the batch's transaction. Within the grace period the refusal is an error
+ * (the job retries: an operator may fix its cause — a misconfigured chain, an empty treasury);
+ * after it, the batch fails for good with `batch.failed`.
+ */
+const rejected = (batch: BatchRecord, error: AnchorRejected, now: Date) =>
+  Effect.gen(function*() {
+    const settings = yield* Settings
+    const grace = settings.anchorRejectionGraceMs ?? DEFAULT_ANCHOR_REJECTION_GRACE_MS
+    const since = batch.signedAt ?? batch.createdAt
+    if (now.getTime() - since.getTime() < grace) return yield* Effect.fail(error)
+    return yield* failBatch(batch, "anchor_rejected", `The chain kept refusing the anchoring transaction: ${error.message}`, now)
   })
 
 /**
@@ -109,7 +123,7 @@ export const confirmAnchor = (
   now: Date
 ): Effect.Effect<
   Outcome,
-  Exclude<AnchorError, { _tag: "AnchorRejected" }> | Canonicalizer.CanonicalizationError | SigningKeyUnavailable,
+  AnchorError | Canonicalizer.CanonicalizationError | SigningKeyUnavailable,
   Requirements
 > =>
   Effect.gen(function*() {
@@ -118,7 +132,7 @@ export const confirmAnchor = (
     const request = yield* requestFor(batch.value)
     const status = yield* Effect.flatMap(Anchorer, (a) => a.confirm(request)).pipe(Effect.either)
     if (status._tag === "Left") {
-      if (status.left._tag === "AnchorRejected") return yield* failBatch(batch.value, "anchor_rejected", status.left.message, now)
+      if (status.left._tag === "AnchorRejected") return yield* rejected(batch.value, status.left, now)
       return yield* Effect.fail(status.left)
     }
     if (status.right._tag === "Pending") return "pending" as const

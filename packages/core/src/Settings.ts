@@ -21,7 +21,21 @@ export interface Service {
   readonly cursorKey: Redacted.Redacted<Uint8Array>
   /** Webhook URLs may be http and private addresses (local development only). */
   readonly allowPrivateWebhookUrls: boolean
+  /**
+   * How long the chain may keep rejecting a batch's transaction before the batch fails
+   * (decisions §4: "the chain rejects it after retries over 24 h"); 24 h when absent. Until then
+   * the rejection is retried, so an operator can fix what made the chain refuse.
+   */
+  readonly anchorRejectionGraceMs?: number | undefined
 }
+
+/**
+ * The default of `anchorRejectionGraceMs`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const DEFAULT_ANCHOR_REJECTION_GRACE_MS = 24 * 3_600_000
 
 /**
  * @since 0.1.0

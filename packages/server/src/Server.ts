@@ -32,7 +32,9 @@ import { createHmac, randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import * as path from "node:path"
 import * as BrowserBundle from "./BrowserBundle.js"
+import * as NodePrimitives from "./NodePrimitives.js"
 import * as PublicRoutes from "./PublicRoutes.js"
+import * as SigningPool from "./SigningPool.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import * as VerifyPage from "./VerifyPage.js"
 import * as WebhookTransportLive from "./WebhookTransportLive.js"
@@ -130,7 +132,8 @@ export const settingsLayer = (config: ServerConfig, secrets: Secrets) =>
     chainFor: chainFor(config),
     // A key of its own for cursors, derived from the master key, so neither can stand for the other.
     cursorKey: Redacted.make(new Uint8Array(createHmac("sha256", Redacted.value(secrets.masterKey)).update("sigil/cursor-key/v1").digest())),
-    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls
+    allowPrivateWebhookUrls: config.allowPrivateWebhookUrls,
+    anchorRejectionGraceMs: Option.getOrUndefined(config.anchorRejectionGraceMs)
   })
 
 /**
@@ -179,7 +182,10 @@ export const workersLayer = (config: ServerConfig) =>
       concurrency: config.workerConcurrency,
       confirmEvery: usesDevnet(config) ? "500 millis" : "5 seconds",
       webhookSchedule: Option.getOrElse(config.webhookRetrySchedule, () => WebhookDeliveries.DEFAULT_SCHEDULE_MS)
-    })))
+    }))).pipe(
+      // Signing hashes its documents on worker threads (the keys stay in this thread's vault).
+      Layer.provide(SigningPool.layer())
+    )
     : Layer.empty
 
 /**
@@ -194,7 +200,13 @@ export const servicesLayer = (config: ServerConfig, secrets: Secrets) =>
     LocalIdentity.layer({ publicBaseUrl: config.publicBaseUrl }),
     WebhookTransportLive.layer({ allowPrivate: config.allowPrivateWebhookUrls })
   ).pipe(
-    Layer.provideMerge(Layer.mergeAll(storeLayer(config, secrets), settingsLayer(config, secrets), Canonicalizer.layerJsonld))
+    Layer.provideMerge(Layer.mergeAll(
+      storeLayer(config, secrets),
+      settingsLayer(config, secrets),
+      // Sigil's documents on the fast path, anything else through jsonld.js.
+      Canonicalizer.layerFast,
+      NodePrimitives.layer
+    ))
   )
 
 /**

@@ -41,6 +41,8 @@ export interface ServerConfig {
   readonly workers: boolean
   /** Creates a demo tenant and prints its key on the first start. */
   readonly demoTenant: boolean
+  /** How long the chain may refuse a batch's transaction before the batch fails (`SIGIL_ANCHOR_REJECTION_GRACE`, default 24h). */
+  readonly anchorRejectionGraceMs: Option.Option<number>
   /** Replaces every plan's requests-per-minute (load tests, private deployments). */
   readonly rateLimitPerMinute: Option.Option<number>
   /**
@@ -114,6 +116,14 @@ export const config: Config.Config<ServerConfig> = Config.all({
   workers: Config.boolean("SIGIL_WORKERS").pipe(Config.withDefault(true)),
   demoTenant: Config.boolean("SIGIL_DEMO_TENANT").pipe(Config.withDefault(true)),
   rateLimitPerMinute: Config.option(Config.integer("SIGIL_RATE_LIMIT_PER_MINUTE")),
+  anchorRejectionGraceMs: Config.option(Config.string("SIGIL_ANCHOR_REJECTION_GRACE").pipe(
+    Config.mapOrFail((text) => {
+      const ms = durationMs(text)
+      return ms === undefined
+        ? Either.left(ConfigError.InvalidData(["SIGIL_ANCHOR_REJECTION_GRACE"], "expected a duration such as 24h or 0s"))
+        : Either.right(ms)
+    })
+  )),
   browserRpc: Config.all({
     baseSepolia: publicRpc("BASE_SEPOLIA_PUBLIC_RPC_URL", "https://sepolia.base.org"),
     baseMainnet: publicRpc("BASE_MAINNET_PUBLIC_RPC_URL", "https://mainnet.base.org")

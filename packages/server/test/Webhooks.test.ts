@@ -192,6 +192,8 @@ describe.sequential("webhooks, delivered to a real receiver and verified with st
       dataDir,
       env: {
         BASE_SEPOLIA_RPC_URL: chain.url,
+        // No grace: the first refusal fails the batch (24 h by default, decisions §4).
+        SIGIL_ANCHOR_REJECTION_GRACE: "0s",
         // Any valid key: the rejecting chain reports plenty of balance, so it never pays.
         ANCHOR_TREASURY_KEY_TEST: `0x${"42".repeat(32)}`
       }
