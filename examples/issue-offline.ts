@@ -22,6 +22,8 @@ import {
   Verifier
 } from "@sigil/core"
 import { Effect, Layer } from "effect"
+import { realpathSync } from "node:fs"
+import { pathToFileURL } from "node:url"
 
 /** What the example returns, so a test can check it. */
 export interface Outcome {
@@ -101,7 +103,7 @@ export const main = Effect.gen(function*() {
 }).pipe(Effect.provide(Canonicalizer.layerJsonld))
 
 // Run directly: print each credential's verdict, step by step.
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   Effect.runPromise(main).then((outcome) => {
     console.log(`Merkle root ${outcome.merkleRoot}, anchored in ${outcome.transaction}`)
     for (const result of outcome.results) {

@@ -4,6 +4,7 @@ export default defineProject({
   test: {
     name: "examples",
     include: ["test/**/*.test.ts"],
-    testTimeout: 60_000
+    testTimeout: 120_000,
+    hookTimeout: 120_000
   }
 })

@@ -95,7 +95,7 @@ const publicRpc = (name: string, fallback: string): Config.Config<Option.Option<
  * @since 0.1.0
  * @category config
  */
-export const config: Config.Config<ServerConfig> = Config.all({
+export const config: Config.Config<ServerConfig> = Config.map(Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
   publicBaseUrl: Config.url("PUBLIC_BASE_URL").pipe(
@@ -110,7 +110,7 @@ export const config: Config.Config<ServerConfig> = Config.all({
   baseSepolia: chain("BASE_SEPOLIA_RPC_URL", "ANCHOR_TREASURY_KEY_TEST"),
   baseMainnet: chain("BASE_MAINNET_RPC_URL", "ANCHOR_TREASURY_KEY_LIVE"),
   anchorConfirmations: Config.option(Config.integer("ANCHOR_CONFIRMATIONS")),
-  allowPrivateWebhookUrls: Config.boolean("SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS").pipe(Config.withDefault(false)),
+  allowPrivateWebhookUrls: Config.option(Config.boolean("SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS")),
   webhookRetrySchedule: Config.option(schedule),
   workerConcurrency: Config.integer("SIGIL_WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
   workers: Config.boolean("SIGIL_WORKERS").pipe(Config.withDefault(true)),
@@ -128,7 +128,16 @@ export const config: Config.Config<ServerConfig> = Config.all({
     baseSepolia: publicRpc("BASE_SEPOLIA_PUBLIC_RPC_URL", "https://sepolia.base.org"),
     baseMainnet: publicRpc("BASE_MAINNET_PUBLIC_RPC_URL", "https://mainnet.base.org")
   })
-})
+}), (settings) => ({
+  ...settings,
+  // decisions §5: the development start allows private webhook URLs. A run that is wholly
+  // embedded (no DATABASE_URL, the devnet for the test environment) is a development start;
+  // anything else refuses them unless SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS says otherwise.
+  allowPrivateWebhookUrls: Option.getOrElse(
+    settings.allowPrivateWebhookUrls,
+    () => Option.isNone(settings.databaseUrl) && Option.isNone(settings.baseSepolia)
+  )
+}))
 
 /**
  * @since 0.1.0

@@ -14,7 +14,7 @@
  *   and is not called again;
  * - `410 Gone` disables the endpoint at once (`active: false`, no retry, nothing more);
  * - deleting an endpoint cancels its pending retry and stops deliveries;
- * - a third server, with `SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS` unset, refuses private, loopback
+ * - a third server, with `SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS=false`, refuses private, loopback
  *   and link-local URLs (and plain http) with 400, and accepts a public https address.
  */
 import { rmSync } from "node:fs"
@@ -299,10 +299,10 @@ describe.sequential("webhooks, delivered to a real receiver and verified with st
     assert.isTrue(verified(receiver, doomed).every((d) => d.event.data.batch_id === first.body.id))
   }, 60_000)
 
-  it("without SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS, private, loopback and link-local URLs are refused", async () => {
+  it("with SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS=false, private, loopback and link-local URLs are refused", async () => {
     const dataDir = newDataDir()
     dataDirs.push(dataDir)
-    const strict = await start({ dataDir, unsetEnv: ["SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS"] })
+    const strict = await start({ dataDir, env: { SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS: "false" } })
     servers.push(strict)
     const key = demoKey(strict)
     for (const url of [
