@@ -9,15 +9,17 @@
  * eddsa-rdfc-2022 proof (what a W3C verifier recomputes).
  *
  * It is a service so that a faster implementation for Sigil's own document shape can replace
- * jsonld.js without touching callers; jsonld.js stays the reference.
+ * jsonld.js without touching callers: `layerFast` (`FastCanonicalizer` for Sigil's documents,
+ * jsonld.js for the rest); jsonld.js (`layerJsonld`) stays the reference.
  *
  * @since 0.1.0
  */
-import { sha256 } from "@noble/hashes/sha2.js"
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
+import { bytesToHex } from "@noble/hashes/utils.js"
 import { Context, Effect, Layer, Schema } from "effect"
 import jsonld from "jsonld"
 import * as Contexts from "./Contexts.js"
+import * as FastCanonicalizer from "./FastCanonicalizer.js"
+import * as Primitives from "./Primitives.js"
 
 /**
  * @since 0.1.0
@@ -83,17 +85,18 @@ export const jsonldCanonicalize = (document: object): Effect.Effect<string, Cano
         message: `JSON-LD canonicalization failed: ${cause instanceof Error ? cause.message : String(cause)}`,
         undefinedTerms: []
       })
-  }).pipe(
-    Effect.flatMap((nquads) => {
-      const terms = undefinedTermsIn(nquads)
-      return terms.length === 0 ? Effect.succeed(nquads) : Effect.fail(
-        new CanonicalizationError({
-          message: `Undefined JSON-LD terms (no context defines them): ${terms.join(", ")}`,
-          undefinedTerms: terms
-        })
-      )
+  }).pipe(Effect.flatMap(refuseUndefinedTerms))
+
+const refuseUndefinedTerms = (nquads: string): Effect.Effect<string, CanonicalizationError> => {
+  if (!nquads.includes("<http://fallback.org/")) return Effect.succeed(nquads)
+  const terms = undefinedTermsIn(nquads)
+  return terms.length === 0 ? Effect.succeed(nquads) : Effect.fail(
+    new CanonicalizationError({
+      message: `Undefined JSON-LD terms (no context defines them): ${terms.join(", ")}`,
+      undefinedTerms: terms
     })
   )
+}
 
 /**
  * @since 0.1.0
@@ -102,12 +105,36 @@ export const jsonldCanonicalize = (document: object): Effect.Effect<string, Cano
 export const layerJsonld: Layer.Layer<Canonicalizer> = Layer.succeed(Canonicalizer, { canonicalize: jsonldCanonicalize })
 
 /**
- * SHA-256 of a string's UTF-8 bytes.
+ * Canonicalizes Sigil's own documents on the fast path (`FastCanonicalizer`: the same N-Quads
+ * without JSON-LD expansion) and everything else — third-party credentials, documents of
+ * another shape — with jsonld.js, as `jsonldCanonicalize` does. The result, errors included,
+ * is the same as `jsonldCanonicalize`'s for every document.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fastCanonicalize = (document: object): Effect.Effect<string, CanonicalizationError> =>
+  Effect.suspend(() => {
+    const nquads = FastCanonicalizer.canonicalize(document)
+    // The same undefined-term check as jsonld.js's path: a literal may read "<http://fallback.org/…>".
+    return nquads === undefined ? jsonldCanonicalize(document) : refuseUndefinedTerms(nquads)
+  })
+
+/**
+ * The fast path with jsonld.js as the fallback: what the server uses.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerFast: Layer.Layer<Canonicalizer> = Layer.succeed(Canonicalizer, { canonicalize: fastCanonicalize })
+
+/**
+ * SHA-256 of a string's UTF-8 bytes (through the installed `Primitives`).
  *
  * @since 0.1.0
  * @category hashing
  */
-export const sha256Bytes = (text: string): Uint8Array => sha256(utf8ToBytes(text))
+export const sha256Bytes = (text: string): Uint8Array => Primitives.sha256Utf8(text)
 
 /**
  * The Blockcerts `targetHash` of canonical N-Quads: lowercase hex SHA-256, no prefix.

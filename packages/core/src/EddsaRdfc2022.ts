@@ -9,13 +9,12 @@
  *
  * @since 0.1.0
  */
-import { ed25519 } from "@noble/curves/ed25519.js"
-import { sha256 } from "@noble/hashes/sha2.js"
-import { concatBytes, utf8ToBytes } from "@noble/hashes/utils.js"
-import bs58 from "bs58"
+import { concatBytes } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
 import * as Canonicalizer from "./Canonicalizer.js"
 import type { Json, JsonObject } from "./Document.js"
+import * as Base58 from "./internal/base58.js"
+import * as Primitives from "./Primitives.js"
 
 /**
  * @since 0.1.0
@@ -63,7 +62,7 @@ export const optionsHash = (
   options: ProofOptions
 ): Effect.Effect<Uint8Array, Canonicalizer.CanonicalizationError, Canonicalizer.Canonicalizer> =>
   Effect.flatMap(Canonicalizer.Canonicalizer, (c) => c.canonicalize(proofConfig(context, options))).pipe(
-    Effect.map((nquads) => sha256(utf8ToBytes(nquads)))
+    Effect.map(Primitives.sha256Utf8)
   )
 
 /**
@@ -87,7 +86,7 @@ export const proofObject = (options: ProofOptions, signature: Uint8Array): JsonO
   created: options.created,
   verificationMethod: options.verificationMethod,
   proofPurpose: options.proofPurpose ?? "assertionMethod",
-  proofValue: `z${bs58.encode(signature)}`
+  proofValue: `z${Base58.encode(signature)}`
 })
 
 /**
@@ -125,31 +124,35 @@ export const isEddsaProof = (proof: { readonly [key: string]: unknown }): boolea
 export const verify = (
   document: JsonObject,
   proof: JsonObject,
-  publicKey: Uint8Array
+  publicKey: Uint8Array,
+  options: {
+    /**
+     * sha256 of the canonical document without `proof`, when the caller has it already (the
+     * verifier computed it for the Merkle proof): it is not canonicalized again.
+     */
+    readonly documentHash?: Uint8Array | undefined
+  } = {}
 ): Effect.Effect<string | undefined, Canonicalizer.CanonicalizationError, Canonicalizer.Canonicalizer> =>
   Effect.gen(function*() {
-    const { proofValue, ...options } = proof
+    const { proofValue, ...proofOptions } = proof
     if (typeof proofValue !== "string" || !proofValue.startsWith("z")) return "proofValue is not base58btc multibase"
     let signature: Uint8Array
     try {
-      signature = bs58.decode(proofValue.slice(1))
+      signature = Base58.decode(proofValue.slice(1))
     } catch {
       return "proofValue is not base58btc multibase"
     }
     if (signature.length !== 64) return "the signature is not 64 bytes"
     const canonicalizer = yield* Canonicalizer.Canonicalizer
-    const { proof: _proof, ...unsecured } = document
-    const config = { ...options, "@context": document["@context"] ?? null }
-    const [configNquads, documentNquads] = yield* Effect.all([
-      canonicalizer.canonicalize(config),
-      canonicalizer.canonicalize(unsecured)
-    ])
-    const message = signingInput(sha256(utf8ToBytes(configNquads)), sha256(utf8ToBytes(documentNquads)))
-    let valid = false
-    try {
-      valid = ed25519.verify(signature, message, publicKey)
-    } catch {
-      valid = false
+    const config = { ...proofOptions, "@context": document["@context"] ?? null }
+    const configHash = Primitives.sha256Utf8(yield* canonicalizer.canonicalize(config))
+    let documentHash = options.documentHash
+    if (documentHash === undefined) {
+      const { proof: _proof, ...unsecured } = document
+      documentHash = Primitives.sha256Utf8(yield* canonicalizer.canonicalize(unsecured))
     }
-    return valid ? undefined : "the Ed25519 signature does not match the document"
+    const message = signingInput(configHash, documentHash)
+    return Primitives.ed25519Verify(signature, message, publicKey)
+      ? undefined
+      : "the Ed25519 signature does not match the document"
   })

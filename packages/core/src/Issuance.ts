@@ -10,16 +10,18 @@
  *
  * @since 0.1.0
  */
-import { ed25519 } from "@noble/curves/ed25519.js"
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
+import { bytesToHex, hexToBytes, randomBytes } from "@noble/hashes/utils.js"
 import { Array as Arr, Effect } from "effect"
 import * as Canonicalizer from "./Canonicalizer.js"
 import * as Document from "./Document.js"
 import type { JsonObject } from "./Document.js"
+import * as DocumentHasher from "./DocumentHasher.js"
 import * as Eddsa from "./EddsaRdfc2022.js"
 import type { Hash32 } from "./Hex.js"
 import * as Merkle from "./Merkle.js"
 import * as MerkleProof2019 from "./MerkleProof2019.js"
+import * as Primitives from "./Primitives.js"
+import * as ProofValueEncoder from "./ProofValueEncoder.js"
 
 /**
  * Who issues and how.
@@ -65,10 +67,49 @@ export interface AnchorRef {
   readonly created: Date
 }
 
+// A batch handed to a DocumentHasher goes in up to CHUNKS pieces of at least CHUNK_MIN.
+const CHUNKS = 8
+const CHUNK_MIN = 32
+
 const iso = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, "Z")
 
 /**
+ * `Document.secureRandomness` (UUID v4 ids, 128-bit hex salts) drawn from a pool of
+ * cryptographic randomness filled 4 KB at a time: one `getRandomValues` call for some 250
+ * values instead of one each. Nothing secret is drawn from it (ids and salts are written
+ * into the documents).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const pooledRandomness = (): Document.Randomness => {
+  let pool = new Uint8Array(0)
+  let offset = 0
+  const take = (n: number): Uint8Array => {
+    if (offset + n > pool.length) {
+      pool = randomBytes(4096)
+      offset = 0
+    }
+    offset += n
+    return pool.subarray(offset - n, offset)
+  }
+  return {
+    uuid: () => {
+      const bytes = take(16)
+      bytes[6] = (bytes[6]! & 0x0f) | 0x40
+      bytes[8] = (bytes[8]! & 0x3f) | 0x80
+      const hex = bytesToHex(bytes)
+      return `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+    },
+    salt: () => bytesToHex(take(16))
+  }
+}
+
+/**
  * Builds, canonicalizes and signs every credential, and computes the Merkle root.
+ *
+ * The documents are hashed by the `DocumentHasher` when one is provided (the server's worker
+ * threads), else here with the `Canonicalizer`; the signatures always come from `sign`.
  *
  * @since 0.1.0
  * @category issuing
@@ -83,9 +124,40 @@ export const signBatch = <E>(args: {
   readonly randomness?: Document.Randomness | undefined
 }): Effect.Effect<SignedBatch, E | Canonicalizer.CanonicalizationError, Canonicalizer.Canonicalizer> =>
   Effect.gen(function*() {
-    const canonicalizer = yield* Canonicalizer.Canonicalizer
     const { settings } = args
     const options: Eddsa.ProofOptions = { verificationMethod: settings.eddsaMethod, created: iso(args.signedAt) }
+    // An achievement without an id gets one derived from the tenant, its name and its
+    // description (a SHA-1 per credential): derive it once per achievement of the batch.
+    const achievementIds = new Map<string, string>()
+    const randomness = args.randomness ?? pooledRandomness()
+    const build = (i: number): JsonObject => {
+      const content = args.credentials[i]!
+      const { achievement } = content
+      let withId = content
+      if (achievement.id === undefined) {
+        const key = JSON.stringify([achievement.name, achievement.description])
+        let id = achievementIds.get(key)
+        if (id === undefined) {
+          id = Document.achievementId(settings.tenantId, achievement.name, achievement.description)
+          achievementIds.set(key, id)
+        }
+        withId = { ...content, achievement: { ...achievement, id } }
+      }
+      return Document.build(
+        withId,
+        settings.issuer,
+        { tenantId: settings.tenantId, recipientNameMode: settings.recipientNameMode, status: args.statusEntries?.[i] },
+        randomness
+      )
+    }
+    // Documents are built in batch order whatever asks first, so the randomness is drawn in
+    // the same order on every path.
+    const count = args.credentials.length
+    const unsigned: Array<JsonObject> = new Array(count)
+    let built = 0
+    const buildUpTo = (end: number) => {
+      for (; built < end; built++) unsigned[built] = build(built)
+    }
     // The proof configuration depends only on @context and the options: hash it once per context.
     const optionsHashes = new Map<string, Uint8Array>()
     const optionsHashFor = (context: Document.Json | undefined) => {
@@ -95,28 +167,47 @@ export const signBatch = <E>(args: {
         Effect.tap((hash) => Effect.sync(() => optionsHashes.set(key, hash)))
       )
     }
-    const signed = yield* Effect.forEach(args.credentials, (content, i) =>
-      Effect.gen(function*() {
-        const unsigned = Document.build(
-          content,
-          settings.issuer,
-          { tenantId: settings.tenantId, recipientNameMode: settings.recipientNameMode, status: args.statusEntries?.[i] },
-          args.randomness
-        )
-        const documentHash = Canonicalizer.sha256Bytes(yield* canonicalizer.canonicalize(unsigned))
-        const proof = yield* Eddsa.sign({
-          context: unsigned["@context"],
-          documentHash,
-          options,
-          optionsHash: yield* optionsHashFor(unsigned["@context"]),
-          sign: args.sign
-        })
-        return { document: { ...unsigned, proof: [proof] }, documentHash }
-      }))
-    const tree = Merkle.build(signed.map((s) => s.documentHash) as Arr.NonEmptyArray<Uint8Array>)
+    const documentHashes: Array<Uint8Array> = new Array(count)
+    const documents: Array<JsonObject> = new Array(count)
+    const signRange = (from: number, hashes: ReadonlyArray<Uint8Array>) =>
+      Effect.forEach(hashes, (documentHash, k) => {
+        const i = from + k
+        const document = unsigned[i]!
+        documentHashes[i] = documentHash
+        return Effect.flatMap(optionsHashFor(document["@context"]), (optionsHash) =>
+          Effect.map(
+            Eddsa.sign({ context: document["@context"], documentHash, options, optionsHash, sign: args.sign }),
+            (proof) => {
+              documents[i] = { ...document, proof: [proof] }
+            }
+          ))
+      }, { discard: true })
+    const hasher = yield* Effect.serviceOption(DocumentHasher.DocumentHasher)
+    if (hasher._tag === "Some" && count > 0) {
+      // Hashed elsewhere (the server's worker threads), chunk by chunk: each chunk is built
+      // and handed over while the next is built, and signed as its hashes come back, so this
+      // thread builds and signs while the others hash.
+      const size = Math.max(CHUNK_MIN, Math.ceil(count / CHUNKS))
+      const starts = Array.from({ length: Math.ceil(count / size) }, (_, c) => c * size)
+      yield* Effect.forEach(
+        starts,
+        (from) =>
+          Effect.suspend(() => {
+            const to = Math.min(count, from + size)
+            buildUpTo(to)
+            return Effect.flatMap(hasher.value.hashAll(unsigned.slice(from, to)), (hashes) => signRange(from, hashes))
+          }),
+        { concurrency: "unbounded", discard: true }
+      )
+    } else if (count > 0) {
+      buildUpTo(count)
+      const local = DocumentHasher.sequential(yield* Canonicalizer.Canonicalizer)
+      yield* Effect.flatMap(local.hashAll(unsigned), (hashes) => signRange(0, hashes))
+    }
+    const tree = Merkle.build(documentHashes as Arr.NonEmptyArray<Uint8Array>)
     return {
-      documents: signed.map((s) => s.document),
-      targetHashes: signed.map((s) => bytesToHex(s.documentHash)),
+      documents,
+      targetHashes: documentHashes.map((h) => bytesToHex(h)),
       merkleRoot: `0x${Merkle.rootHex(tree)}` as Hash32,
       signedAt: args.signedAt
     }
@@ -134,17 +225,55 @@ export const merkleProofs = (args: {
   readonly verificationMethod: string
   readonly proofId?: (() => string) | undefined
 }): ReadonlyArray<MerkleProof2019.DataIntegrityProof> => {
+  const prepared = prepareProofs(args)
+  return prepared.proofs(ProofValueEncoder.encodeInThread(prepared.batch))
+}
+
+/**
+ * `merkleProofs`, the proofValues encoded by the `ProofValueEncoder` when one is provided
+ * (the server's worker threads), else in this thread.
+ *
+ * @since 0.1.0
+ * @category issuing
+ */
+export const merkleProofsWith = (args: {
+  readonly targetHashes: ReadonlyArray<string>
+  readonly anchor: AnchorRef
+  readonly verificationMethod: string
+  readonly proofId?: (() => string) | undefined
+}): Effect.Effect<ReadonlyArray<MerkleProof2019.DataIntegrityProof>> =>
+  Effect.suspend(() => {
+    const prepared = prepareProofs(args)
+    return Effect.flatMap(Effect.serviceOption(ProofValueEncoder.ProofValueEncoder), (encoder) =>
+      Effect.map(
+        encoder._tag === "Some" ? encoder.value.encodeAll(prepared.batch) : ProofValueEncoder.inThread.encodeAll(prepared.batch),
+        prepared.proofs
+      ))
+  })
+
+const prepareProofs = (args: {
+  readonly targetHashes: ReadonlyArray<string>
+  readonly anchor: AnchorRef
+  readonly verificationMethod: string
+  readonly proofId?: (() => string) | undefined
+}) => {
   const tree = Merkle.build(args.targetHashes.map((h) => hexToBytes(h)) as Arr.NonEmptyArray<Uint8Array>)
-  const merkleRoot = Merkle.rootHex(tree)
-  const anchors = [MerkleProof2019.ethereumAnchor(args.anchor.chainId, args.anchor.txHash)]
-  return Merkle.paths(tree).map((path, i) =>
-    MerkleProof2019.makeProof({
-      id: (args.proofId ?? Document.randomUuid)(),
-      created: args.anchor.created,
-      verificationMethod: args.verificationMethod,
-      proofValue: MerkleProof2019.encode({ path, merkleRoot, targetHash: args.targetHashes[i]!, anchors })
-    })
-  )
+  const batch: ProofValueEncoder.Batch = {
+    merkleRoot: Merkle.rootHex(tree),
+    anchors: [MerkleProof2019.ethereumAnchor(args.anchor.chainId, args.anchor.txHash)],
+    leaves: Merkle.paths(tree).map((path, i) => ({ path, targetHash: args.targetHashes[i]! }))
+  }
+  const proofId = args.proofId ?? pooledRandomness().uuid
+  const proofs = (proofValues: ReadonlyArray<string>) =>
+    proofValues.map((proofValue) =>
+      MerkleProof2019.makeProof({
+        id: proofId(),
+        created: args.anchor.created,
+        verificationMethod: args.verificationMethod,
+        proofValue
+      })
+    )
+  return { batch, proofs }
 }
 
 /**
@@ -170,12 +299,30 @@ export const complete = (batch: SignedBatch, settings: IssuerSettings, anchor: A
 }
 
 /**
- * Ed25519 with a raw secret key, for callers that hold their key.
+ * `complete`, the proofValues encoded by the `ProofValueEncoder` when one is provided.
+ *
+ * @since 0.1.0
+ * @category issuing
+ */
+export const completeWith = (
+  batch: SignedBatch,
+  settings: IssuerSettings,
+  anchor: AnchorRef
+): Effect.Effect<ReadonlyArray<JsonObject>> =>
+  Effect.map(
+    merkleProofsWith({ targetHashes: batch.targetHashes, anchor, verificationMethod: settings.merkleMethod }),
+    (proofs) => batch.documents.map((document, i) => withMerkleProof(document, proofs[i]!))
+  )
+
+/**
+ * Ed25519 with a raw secret key, for callers that hold their key (through the installed
+ * `Primitives`).
  *
  * @since 0.1.0
  * @category signing
  */
-export const signEd25519 = (secretKey: Uint8Array, message: Uint8Array): Uint8Array => ed25519.sign(message, secretKey)
+export const signEd25519 = (secretKey: Uint8Array, message: Uint8Array): Uint8Array =>
+  Primitives.ed25519Sign(secretKey, message)
 
 /**
  * Issues a batch offline with an Ed25519 secret key the caller holds: the signed documents,

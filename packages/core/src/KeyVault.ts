@@ -14,6 +14,7 @@ import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { Context, Effect, Layer, Schema } from "effect"
 import type { TenantId } from "./Ids.js"
 import * as Ids from "./Ids.js"
+import * as Primitives from "./Primitives.js"
 
 /**
  * @since 0.1.0
@@ -152,7 +153,8 @@ export const generateKeyPair = (kind: KeyKind): { readonly secretKey: Uint8Array
  * @category signing
  */
 export const signWithSecret = {
-  ed25519: (secretKey: Uint8Array, message: Uint8Array): Uint8Array => ed25519.sign(message, secretKey),
+  /** Through the installed `Primitives` (node:crypto in the server, @noble elsewhere). */
+  ed25519: (secretKey: Uint8Array, message: Uint8Array): Uint8Array => Primitives.ed25519Sign(secretKey, message),
   secp256k1: (secretKey: Uint8Array, digest: Uint8Array): Secp256k1Signature => {
     const bytes = secp256k1.sign(digest, secretKey, { prehash: false, format: "recovered", lowS: true })
     const sig = secp256k1.Signature.fromBytes(bytes, "recovered")

@@ -8,9 +8,9 @@
  *
  * @since 0.1.0
  */
-import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
 import type { NonEmptyReadonlyArray } from "effect/Array"
+import * as Primitives from "./Primitives.js"
 
 /**
  * One step of a leaf's path, bottom-up: the sibling's hash (64 lowercase hex digits, no `0x`)
@@ -31,8 +31,8 @@ export interface Tree {
   readonly root: Uint8Array
 }
 
-const hashPair = (left: Uint8Array, right: Uint8Array): Uint8Array =>
-  sha256.create().update(left).update(right).digest()
+// Through the installed primitives (node:crypto in the server, @noble elsewhere).
+const hashPair = (left: Uint8Array, right: Uint8Array): Uint8Array => Primitives.sha256Pair(left, right)
 
 /**
  * Builds the tree. Every leaf must be a 32-byte hash; anything else is a programming error

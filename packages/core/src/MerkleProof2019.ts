@@ -12,9 +12,9 @@
  * @since 0.1.0
  */
 import { bytesToHex } from "@noble/hashes/utils.js"
-import bs58 from "bs58"
 import { Effect, Either, Option, Schema } from "effect"
 import * as Hex from "./Hex.js"
+import * as Base58 from "./internal/base58.js"
 import * as Cbor from "./internal/cbor.js"
 import type { PathStep } from "./Merkle.js"
 import * as Merkle from "./Merkle.js"
@@ -197,14 +197,58 @@ export const encode = (value: ProofValue): string => {
     [1, wrapText(value.targetHash.toLowerCase())],
     [2, value.anchors.map(encodeAnchor)]
   ]
-  return `z${bs58.encode(Cbor.encode(cbor))}`
+  return `z${Base58.encode(Cbor.encode(cbor))}`
 }
+
+/**
+ * The encoder of a batch's proofValues: `encode`'s output exactly, with what the leaves share
+ * — the root, the anchors, each tree node's path step — encoded once for the batch.
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const batchEncoder = (shared: {
+  readonly merkleRoot: string
+  readonly anchors: ReadonlyArray<Anchor>
+}): (leaf: { readonly path: ReadonlyArray<PathStep>; readonly targetHash: string }) => string => {
+  const root = Cbor.encode([0, wrapText(shared.merkleRoot.toLowerCase())])
+  const anchors = Cbor.encode([2, shared.anchors.map(encodeAnchor)])
+  // [3, path]: the pair's head and key; the path's own head depends on its length.
+  const pathKey = Uint8Array.of(0x82, 0x03)
+  const steps = new Map<string, Uint8Array>()
+  const stepBytes = (step: PathStep): Uint8Array => {
+    const key = "left" in step ? `l${step.left}` : `r${step.right}`
+    let bytes = steps.get(key)
+    if (bytes === undefined) {
+      bytes = Cbor.encode("left" in step ? [0, wrapText(step.left.toLowerCase())] : [1, wrapText(step.right.toLowerCase())])
+      steps.set(key, bytes)
+    }
+    return bytes
+  }
+  return (leaf) => {
+    const parts: Array<Uint8Array> = [OUTER_HEAD, pathKey, Cbor.head(4, leaf.path.length)]
+    for (const step of leaf.path) parts.push(stepBytes(step))
+    parts.push(root, Cbor.encode([1, wrapText(leaf.targetHash.toLowerCase())]), anchors)
+    let length = 0
+    for (const part of parts) length += part.length
+    const bytes = new Uint8Array(length)
+    let offset = 0
+    for (const part of parts) {
+      bytes.set(part, offset)
+      offset += part.length
+    }
+    return `z${Base58.encode(bytes)}`
+  }
+}
+
+// The head of the outer array of four [key, value] pairs.
+const OUTER_HEAD = Uint8Array.of(0x84)
 
 // ---------------------------------------------------------------------------------------------
 // Decoding
 // ---------------------------------------------------------------------------------------------
 
-// Base58 decoding is quadratic; 4,096 characters hold a path of about 40 steps, a batch far
+// Base58 decoding is superlinear; 4,096 characters hold a path of about 40 steps, a batch far
 // beyond 2^32 credentials.
 const MAX_LENGTH = 4096
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/
@@ -237,11 +281,22 @@ const pairs = (value: Cbor.Value, what: string, allowed: ReadonlyArray<number>):
 // The outer byte string holds one CBOR item: raw bytes (JS layout) or text (Python layout).
 const inner = (value: Cbor.Value | undefined, what: string): Uint8Array | string => {
   if (!(value instanceof Uint8Array)) return fail(`${what} is not a byte string`)
+  // The common case, cert-issuer's: a short ASCII text string (a hex hash), read directly.
+  const ascii = shortAscii(value)
+  if (ascii !== undefined) return ascii
   const decoded = Cbor.decode(value)
   if (Either.isLeft(decoded)) return fail(`${what}: ${decoded.left.message}`)
   const item = decoded.right
   if (item instanceof Uint8Array || typeof item === "string") return item
   return fail(`${what} holds neither bytes nor text`)
+}
+
+// A text string of 24–255 bytes (head 0x78, one length byte) filling the whole byte string,
+// all ASCII: what `Cbor.decode` would return for it; anything else is left to `Cbor.decode`.
+const shortAscii = (bytes: Uint8Array): string | undefined => {
+  if (bytes.length < 26 || bytes[0] !== 0x78 || bytes[1] !== bytes.length - 2) return undefined
+  for (let i = 2; i < bytes.length; i++) if (bytes[i]! >= 0x80) return undefined
+  return String.fromCharCode.apply(null, bytes.subarray(2) as unknown as Array<number>)
 }
 
 const hash = (value: Cbor.Value | undefined, what: string): string => {
@@ -310,7 +365,7 @@ export const decode = (proofValue: string): Either.Either<ProofValue, InvalidPro
   if (typeof proofValue !== "string" || !proofValue.startsWith("z")) return invalid("not a base58btc multibase string")
   if (proofValue.length > MAX_LENGTH) return invalid(`longer than ${MAX_LENGTH} characters`)
   const payload = proofValue.slice(1)
-  const bytes = BASE58.test(payload) ? bs58.decodeUnsafe(payload) : undefined
+  const bytes = BASE58.test(payload) ? Base58.decodeUnsafe(payload) : undefined
   if (bytes === undefined) return invalid("not a base58btc multibase string")
   const cbor = Cbor.decode(bytes)
   if (Either.isLeft(cbor)) return invalid(`bad CBOR: ${cbor.left.message}`)

@@ -19,6 +19,7 @@
  *
  * @since 0.1.0
  */
+import { bytesToHex } from "@noble/hashes/utils.js"
 import { Clock, Effect, Either } from "effect"
 import * as Canonicalizer from "./Canonicalizer.js"
 import type { ChainRef } from "./ChainReader.js"
@@ -206,6 +207,7 @@ export const verifyCredential = (document: unknown, options: Options = {}): Effe
       pass("format", `a VC ${version === 2 ? "2.0" : "1.1"} credential`)
 
       let profile: JsonObject | undefined
+      let unsecuredHash: Uint8Array | undefined
       if (merkleIndex >= 0) {
         const merkleProof = proofs[merkleIndex]!
         // 2. documentHash
@@ -217,7 +219,10 @@ export const verifyCredential = (document: unknown, options: Options = {}): Effe
         const nquads = yield* canonicalizer.canonicalize(hashed).pipe(
           Effect.catchAll((e) => fail("documentHash", e.message))
         )
-        if (Canonicalizer.hashHex(nquads) !== value.targetHash.toLowerCase()) {
+        const documentHash = Canonicalizer.sha256Bytes(nquads)
+        // The eddsa proofs cover the same document when no proof precedes the Merkle proof.
+        if (hashed === unsecured) unsecuredHash = documentHash
+        if (bytesToHex(documentHash) !== value.targetHash.toLowerCase()) {
           return yield* fail("documentHash", "the document's hash does not match the proof's targetHash: it was changed after issuance")
         }
         pass("documentHash", `the document hashes to the targetHash ${value.targetHash}`)
@@ -291,7 +296,7 @@ export const verifyCredential = (document: unknown, options: Options = {}): Effe
         skip("eddsaProof", "no eddsa-rdfc-2022 proof")
       } else {
         for (const proof of eddsaProofs) {
-          yield* checkEddsa(cache, doc, proof, issuer).pipe(Effect.catchAll((message) => fail("eddsaProof", message)))
+          yield* checkEddsa(cache, doc, proof, issuer, unsecuredHash).pipe(Effect.catchAll((message) => fail("eddsaProof", message)))
         }
         pass("eddsaProof", `${eddsaProofs.length === 1 ? "the eddsa-rdfc-2022 proof verifies" : "every eddsa-rdfc-2022 proof verifies"} with the issuer's key`)
       }
@@ -476,7 +481,8 @@ const checkEddsa = (
   cache: Identity.Cache,
   document: JsonObject,
   proof: JsonObject,
-  issuer: string
+  issuer: string,
+  documentHash: Uint8Array | undefined
 ): Effect.Effect<void, string, Canonicalizer.Canonicalizer> =>
   Effect.gen(function*() {
     if (proof.proofPurpose !== "assertionMethod") return yield* Effect.fail("the eddsa proof's purpose is not assertionMethod")
@@ -490,6 +496,8 @@ const checkEddsa = (
     if (!Identity.isAssertionMethod(owner, method)) return yield* Effect.fail(`the key ${methodId} is not an assertion method`)
     const key = Keys.fromVerificationMethod(method)
     if (Either.isLeft(key) || key.right.kind !== "ed25519") return yield* Effect.fail(`the key ${methodId} is not an Ed25519 key`)
-    const problem = yield* Eddsa.verify(document, proof, key.right.publicKey).pipe(Effect.mapError((e) => e.message))
+    const problem = yield* Eddsa.verify(document, proof, key.right.publicKey, { documentHash }).pipe(
+      Effect.mapError((e) => e.message)
+    )
     if (problem !== undefined) return yield* Effect.fail(problem)
   })

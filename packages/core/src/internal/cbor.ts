@@ -87,6 +87,30 @@ class Writer {
     this.len += bs.length
   }
 
+  // The same head for a length or a safe non-negative integer, without BigInt arithmetic
+  // (the common case: every length, key and network number of a proofValue).
+  headNumber(major: number, n: number): void {
+    const m = major << 5
+    if (n < 24) this.byte(m | n)
+    else if (n < 0x100) {
+      this.reserve(2)
+      this.buf[this.len++] = m | 24
+      this.buf[this.len++] = n
+    } else if (n < 0x10000) {
+      this.reserve(3)
+      this.buf[this.len++] = m | 25
+      this.buf[this.len++] = n >>> 8
+      this.buf[this.len++] = n & 0xff
+    } else if (n < 0x100000000) {
+      this.reserve(5)
+      this.buf[this.len++] = m | 26
+      this.buf[this.len++] = n >>> 24
+      this.buf[this.len++] = (n >>> 16) & 0xff
+      this.buf[this.len++] = (n >>> 8) & 0xff
+      this.buf[this.len++] = n & 0xff
+    } else this.head(major, BigInt(n))
+  }
+
   // Shortest head, as RFC 8949 §4.2.1 (and cbor2 / node-cbor) write it.
   head(major: number, n: bigint): void {
     const m = major << 5
@@ -118,11 +142,13 @@ class Writer {
 const textEncoder = new TextEncoder()
 
 const write = (w: Writer, value: Value): void => {
-  if (typeof value === "number" || typeof value === "bigint") {
-    if (typeof value === "number" && !Number.isSafeInteger(value)) {
-      throw new RangeError(`CBOR: not a safe integer: ${value}`)
-    }
-    const n = BigInt(value)
+  if (typeof value === "number") {
+    if (!Number.isSafeInteger(value)) throw new RangeError(`CBOR: not a safe integer: ${value}`)
+    // -1 - value is a safe integer too, and both are below 2^64.
+    if (value >= 0) w.headNumber(0, value)
+    else w.headNumber(1, -1 - value)
+  } else if (typeof value === "bigint") {
+    const n = value
     if (n >= 0n) {
       if (n > MAX_UINT64) throw new RangeError("CBOR: integer out of range")
       w.head(0, n)
@@ -132,22 +158,35 @@ const write = (w: Writer, value: Value): void => {
       w.head(1, m)
     }
   } else if (value instanceof Uint8Array) {
-    w.head(2, BigInt(value.length))
+    w.headNumber(2, value.length)
     w.bytes(value)
   } else if (typeof value === "string") {
     const bytes = textEncoder.encode(value)
-    w.head(3, BigInt(bytes.length))
+    w.headNumber(3, bytes.length)
     w.bytes(bytes)
   } else if (isArray(value)) {
-    w.head(4, BigInt(value.length))
+    w.headNumber(4, value.length)
     for (const item of value) write(w, item)
   } else {
-    w.head(5, BigInt(value.entries.length))
+    w.headNumber(5, value.entries.length)
     for (const [k, v] of value.entries) {
       write(w, k)
       write(w, v)
     }
   }
+}
+
+/**
+ * The head of an item (major type and count/length/value) as `encode` writes it: for
+ * assembling an encoding from pieces encoded separately.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+export const head = (major: number, n: number): Uint8Array => {
+  const w = new Writer()
+  w.headNumber(major, n)
+  return w.result()
 }
 
 /**
@@ -194,11 +233,17 @@ class Reader {
     return out
   }
 
-  argument(info: number): bigint {
-    if (info < 24) return BigInt(info)
+  // A number up to four bytes (every length and key of a proofValue), a bigint for eight.
+  argument(info: number): number | bigint {
+    if (info < 24) return info
     const size = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0
     if (size === 0) {
       throw new Fail(info === 31 ? "indefinite lengths are not supported" : `reserved additional info ${info}`)
+    }
+    if (size <= 4) {
+      let n = 0
+      for (let i = 0; i < size; i++) n = n * 256 + this.byte()
+      return n
     }
     let n = 0n
     for (let i = 0; i < size; i++) n = (n << 8n) | BigInt(this.byte())
@@ -207,8 +252,8 @@ class Reader {
 
   // Every array item or map entry takes at least one byte, so a count above what is left is
   // malformed; checking first keeps a forged length from driving a huge loop or allocation.
-  count(n: bigint, perItem: number): number {
-    if (n * BigInt(perItem) > BigInt(this.remaining)) {
+  count(n: number | bigint, perItem: number): number {
+    if (typeof n === "number" ? n * perItem > this.remaining : n * BigInt(perItem) > BigInt(this.remaining)) {
       throw new Fail(`declared ${n} items but only ${this.remaining} bytes left at offset ${this.pos}`)
     }
     return Number(n)
@@ -222,8 +267,9 @@ class Reader {
     const arg = this.argument(info)
     switch (major) {
       case 0:
-        return arg <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(arg) : arg
+        return typeof arg === "number" || arg > BigInt(Number.MAX_SAFE_INTEGER) ? arg : Number(arg)
       case 1: {
+        if (typeof arg === "number") return -1 - arg
         const n = -1n - arg
         return n >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(n) : n
       }
@@ -231,6 +277,17 @@ class Reader {
         return this.take(this.count(arg, 1)).slice()
       case 3: {
         const raw = this.take(this.count(arg, 1))
+        // Short ASCII (hex hashes, tx ids): the same string without TextDecoder's call cost.
+        if (raw.length <= 128) {
+          let ascii = true
+          for (let i = 0; i < raw.length; i++) {
+            if (raw[i]! >= 0x80) {
+              ascii = false
+              break
+            }
+          }
+          if (ascii) return String.fromCharCode.apply(null, raw as unknown as Array<number>)
+        }
         try {
           return textDecoder.decode(raw)
         } catch {

@@ -76,3 +76,55 @@ export const issuer = fc.record({
   url: fc.option(fc.webUrl(), { nil: undefined }),
   image: fc.option(fc.webUrl(), { nil: undefined })
 })
+
+// ---------------------------------------------------------------------------------------------
+// Documents beyond what the API accepts (FastCanonicalizer equality tests)
+// ---------------------------------------------------------------------------------------------
+
+/** `credentialInput` with longer arrays: up to `maxAlignments` alignments and `maxEvidence` evidence items. */
+export const credentialInputWith = (options: { readonly maxAlignments: number; readonly maxEvidence: number }) =>
+  fc.record({
+    base: credentialInput,
+    alignment: fc.array(alignment, { maxLength: options.maxAlignments }),
+    evidence: fc.option(fc.array(evidence, { maxLength: options.maxEvidence }), { nil: undefined })
+  }).map(({ alignment, base, evidence }) => ({
+    ...base,
+    achievement: { ...base.achievement, alignment },
+    ...(evidence === undefined ? {} : { evidence })
+  }))
+
+/**
+ * IRIs as anything may hand them to `Document.build` (a tenant's configured URL, a DID): the
+ * API's URIs, IRIs with non-ASCII characters, characters N-Quads escapes inside IRIs (`"`,
+ * `{`, `|`, `^`, backquote, control characters), a scheme that is also a JSON-LD term, blank
+ * node and relative references. The fast path either matches jsonld.js or steps aside.
+ */
+export const anyIri: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: uri },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constantFrom("https://", "urn:", "did:web:", "name:", "Profile:", "id:", "type:", "xsd:", "_:", "", "HTTP://", "a+b-c.d:"),
+      fc.string({ unit: "binary", minLength: 1, maxLength: 20 })
+    ).map(([scheme, rest]) => `${scheme}${rest}`)
+  },
+  { weight: 1, arbitrary: fc.constantFrom("https://example.org/a\"b{c}|d^e`f\\g", "urn:x:\u0001\u007f", "https://例え.jp/パス", "relative/path", "https://example.org/a b", "https://example.org/\u2028", "https://example.org/#frag") }
+)
+
+/** A deterministic `Document.Randomness` from a seed (uuids and salts), so failures replay. */
+export const seededRandomness = (seed: number) => {
+  let state = seed >>> 0 || 1
+  const next = () => {
+    state ^= state << 13
+    state >>>= 0
+    state ^= state >>> 17
+    state ^= state << 5
+    state >>>= 0
+    return state
+  }
+  const hex = (n: number) => Array.from({ length: n }, () => (next() & 0xf).toString(16)).join("")
+  return {
+    uuid: () => `urn:uuid:${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`,
+    salt: () => hex(32)
+  }
+}

@@ -90,7 +90,7 @@ export const makeWorld = (tenants: ReadonlyArray<Tenant>) => {
       return signed
     })
   const layer = Layer.mergeAll(
-    Canonicalizer.layerJsonld,
+    Canonicalizer.layerFast,
     Layer.succeed(ChainReader.ChainReader, chain.service),
     Layer.succeed(DidResolver.DidResolver, resolver.service),
     Layer.succeed(StatusListReader.StatusListReader, statusLists.service)

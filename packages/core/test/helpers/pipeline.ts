@@ -58,7 +58,7 @@ export const makePipeline = () => {
   const transport = WebhookTransport.makeMemory()
   const base = Layer.mergeAll(
     MemoryStores.layer,
-    Canonicalizer.layerJsonld,
+    Canonicalizer.layerFast,
     Settings.layer({
       publicBaseUrl: PUBLIC_BASE_URL,
       chainFor: () => "devnet",

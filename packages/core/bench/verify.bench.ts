@@ -1,0 +1,103 @@
+/**
+ * Offline verification throughput on one core: every credential of an anchored 500 batch
+ * through `Verifier.verifyCredential` — format, document hash, Merkle path, anchor, issuer
+ * key, eddsa-rdfc-2022, status, expiry — with the chain's answers, the DID document and the
+ * issuer profile served from memory ("chain answers cached"). Beside it, the same with
+ * jsonld.js and @noble (core before issue #8), and the three integrity steps alone (hash,
+ * path, eddsa).
+ *
+ * Target (issue #8): ≥ 5,000 credentials/s on one core.
+ *
+ * Run: `npm run bench -- verify` (or `npx tsx packages/core/bench/verify.bench.ts`).
+ */
+import { bytesToHex } from "@noble/hashes/utils.js"
+import * as NodePrimitives from "@sigil/server/NodePrimitives"
+import { Effect, Either, Layer } from "effect"
+import { availableParallelism, loadavg } from "node:os"
+import { performance } from "node:perf_hooks"
+import * as Canonicalizer from "../src/Canonicalizer.js"
+import type * as Document from "../src/Document.js"
+import * as Eddsa from "../src/EddsaRdfc2022.js"
+import * as Issuance from "../src/Issuance.js"
+import * as Merkle from "../src/Merkle.js"
+import * as MerkleProof2019 from "../src/MerkleProof2019.js"
+import * as Primitives from "../src/Primitives.js"
+import * as Verifier from "../src/Verifier.js"
+import { makeTenant, makeWorld, sampleContent } from "../test/helpers/offlineTenant.js"
+
+const BATCH = 500
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
+const now = new Date("2026-01-01T00:00:00Z")
+
+NodePrimitives.install()
+const tenant = makeTenant({ keysCreatedAt: new Date("2025-06-01T00:00:00Z") })
+const world = makeWorld([tenant])
+const credentials = await Effect.runPromise(Effect.gen(function*() {
+  const batch = yield* Issuance.signBatch({
+    credentials: Array.from({ length: BATCH }, (_, i) => sampleContent(i)),
+    settings: tenant.settings,
+    signedAt: new Date("2025-06-30T10:00:00Z"),
+    sign: (m) => Effect.sync(() => Issuance.signEd25519(tenant.ed25519Secret, m))
+  })
+  return Issuance.complete(batch, tenant.settings, world.anchor(batch.merkleRoot, tenant.address, new Date("2025-06-30T10:00:30Z")))
+}).pipe(Effect.provide(world.layer)))
+
+// The world's ports (its layer provides the fast canonicalizer; a later layer overrides it).
+const services = (canonicalizer: Layer.Layer<Canonicalizer.Canonicalizer>) =>
+  Layer.merge(world.layer, canonicalizer)
+
+const verifyAll = (canonicalizer: Layer.Layer<Canonicalizer.Canonicalizer>) =>
+  Effect.forEach(credentials, (credential) =>
+    Effect.map(Verifier.verifyCredential(credential, { now }), (result) => {
+      if (result.outcome !== "verified") throw new Error(`${result.outcome}: ${result.message}`)
+    }), { discard: true }).pipe(Effect.provide(services(canonicalizer)))
+
+// The integrity steps alone: the document hash, the Merkle path, the eddsa proof.
+const integrityAll = Effect.forEach(credentials, (credential) =>
+  Effect.gen(function*() {
+    const proofs = credential.proof as ReadonlyArray<Document.JsonObject>
+    const merkle = MerkleProof2019.decode(proofs[0]!.proofValue as string)
+    if (Either.isLeft(merkle)) throw merkle.left
+    const { proof: _proof, ...unsecured } = credential
+    const canonicalizer = yield* Canonicalizer.Canonicalizer
+    const documentHash = Canonicalizer.sha256Bytes(yield* canonicalizer.canonicalize(unsecured))
+    if (bytesToHex(documentHash) !== merkle.right.targetHash) throw new Error("hash")
+    if (!Merkle.verify(merkle.right.targetHash, merkle.right.path, merkle.right.merkleRoot)) throw new Error("path")
+    // As the verifier does: the eddsa proof covers the same document, hashed once.
+    const problem = yield* Eddsa.verify(credential, proofs[1]!, tenant.keys[1]!.publicKey, { documentHash })
+    if (problem !== undefined) throw new Error(problem)
+  }), { discard: true }).pipe(Effect.provide(Canonicalizer.layerFast))
+
+const cpuMs = () => {
+  const { system, user } = process.cpuUsage()
+  return (system + user) / 1000
+}
+const measure = async (effect: Effect.Effect<unknown, unknown>, rounds = ROUNDS) => {
+  await Effect.runPromise(effect) // warm-up
+  const wall: Array<number> = []
+  const cpu: Array<number> = []
+  for (let r = 0; r < rounds; r++) {
+    const c = cpuMs()
+    const start = performance.now()
+    await Effect.runPromise(effect)
+    wall.push(performance.now() - start)
+    cpu.push(cpuMs() - c)
+  }
+  return { wall, cpu }
+}
+const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const best = (xs: ReadonlyArray<number>) => Math.min(...xs)
+const rate = (ms: number) => ((BATCH / ms) * 1000).toFixed(0).padStart(6)
+const line = (label: string, m: { wall: Array<number>; cpu: Array<number> }) =>
+  console.log(`  ${label.padEnd(52)} ${rate(best(m.wall))} credentials/s (best wall), ${rate(median(m.wall))} (median wall), ${rate(median(m.cpu))} (median CPU time)`)
+
+const fast = await measure(verifyAll(Canonicalizer.layerFast))
+const integrity = await measure(integrityAll)
+Primitives.reset()
+const before = await measure(verifyAll(Canonicalizer.layerJsonld), 2)
+
+console.log(`offline verification of ${BATCH} anchored credentials, one core, ${ROUNDS} rounds (chain, DID document and profile answered from memory); load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`)
+line("verifyCredential, fast path + node:crypto:", fast)
+line("  integrity steps alone (hash, path, eddsa):", integrity)
+line("verifyCredential, jsonld.js + @noble (before #8):", before)
+console.log(`  ratio: ${(median(before.cpu) / median(fast.cpu)).toFixed(1)}x (CPU time)   (target ≥ 5,000 credentials/s)`)
