@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Either, Exit, FastCheck as fc, JSONSchema, Option, Schema } from "effect"
 import * as Inputs from "../src/Inputs.js"
+import * as Formats from "../src/internal/inputFormats.js"
 
 const ci = process.env["CI"] === "true"
 const runs = (n: number) => (ci ? n * 5 : n)
@@ -789,7 +790,7 @@ describe("Inputs", () => {
         fc.string({ unit: "grapheme", minLength: 1, maxLength }),
         fc.string({ unit: "binary", minLength: 1, maxLength }),
         fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength })
-      ).filter((s) => s.trim().length > 0)
+      ).filter((s) => s.trim().length > 0 && Formats.wellFormed(s))
 
     const recipientId = fc.uuid({ version: 4 }).map((u) => `urn:uuid:${u}`)
     const uri = fc.oneof(
@@ -1211,4 +1212,28 @@ describe("Inputs", () => {
     const wrongCodeOf = (kind: Kind): Inputs.InputErrorCode =>
       kind === "recipientId" ? "recipient_id_invalid" : kind === "framework" ? "alignment_framework_unknown" : "invalid_field_format"
   })
+})
+
+describe("ill-formed Unicode", () => {
+  it.effect("a lone surrogate in any text is invalid_field_format naming the field, never a crash later", () =>
+    Effect.gen(function*() {
+      const credential = (alignmentCode: string, name = "Ada") => ({
+        credentials: [{
+          recipient: { id: "urn:uuid:7f1c6a9e-3b0d-4e7f-8a2c-5d9e1b4c3a21", name },
+          achievement: {
+            name: "A",
+            description: "B",
+            alignment: [{ targetFramework: "ESCO", targetCode: alignmentCode, targetName: "C" }]
+          },
+          issuanceDate: "2025-06-30T00:00:00Z"
+        }]
+      })
+      const lone = yield* Effect.flip(Inputs.decodeCreateBatchRequest(credential("S\ud800")))
+      assert.strictEqual(lone.code, "invalid_field_format")
+      assert.strictEqual(lone.field, "credentials[0].achievement.alignment[0].targetCode")
+      const trailing = yield* Effect.flip(Inputs.decodeCreateBatchRequest(credential("S", "Ada\udfff")))
+      assert.strictEqual(trailing.field, "credentials[0].recipient.name")
+      // A surrogate pair (an emoji) is fine.
+      yield* Inputs.decodeCreateBatchRequest(credential("S🎓", "Zoë 🎓"))
+    }))
 })

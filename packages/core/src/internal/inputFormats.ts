@@ -157,3 +157,13 @@ export const jsonUtf8Length = (u: unknown, limit: number): number | undefined =>
   if (json.length > limit) return json.length
   return utf8Length(json, limit)
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/**
+ * Is the string well-formed UTF-16 (no lone surrogate)? A lone surrogate has no UTF-8 form, so
+ * it has no place in a signed document.
+ *
+ * @internal
+ */
+export const wellFormed = (s: string): boolean => !LONE_SURROGATE.test(s)
