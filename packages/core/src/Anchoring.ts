@@ -2,7 +2,8 @@
  * The anchoring steps of the pipeline (decisions §4): a `signed` batch's root is sent on chain
  * through the `Anchorer`, and once its transaction has the configured confirmations every
  * credential gets its Merkle proof and the batch becomes `anchored`, with `batch.anchored`
- * carrying the credentials, in one transaction.
+ * carrying the credentials and, when the tenant has e-mail delivery on, one `send_email` job
+ * per recipient with an address (`EmailDelivery`), in one transaction.
  *
  * A chain or vault that cannot be reached is an error the job retries (the batch waits); only
  * a rejection by the chain fails the batch (`batch.failed`).
@@ -22,6 +23,8 @@ import { ChainUnavailable } from "./ChainReader.js"
 import * as Chains from "./Chains.js"
 import * as CredentialState from "./CredentialState.js"
 import * as Document from "./Document.js"
+import * as EmailDelivery from "./EmailDelivery.js"
+import type { EmailDeliveryStore } from "./EmailDeliveryStore.js"
 import * as Events from "./Events.js"
 import type { EventStore } from "./EventStore.js"
 import type { BatchId } from "./Ids.js"
@@ -32,6 +35,7 @@ import { KeyVault, type SigningKeyUnavailable } from "./KeyVault.js"
 import * as Merkle from "./Merkle.js"
 import { DEFAULT_ANCHOR_REJECTION_GRACE_MS, Settings } from "./Settings.js"
 import * as TenantDid from "./TenantDid.js"
+import type { TenantStore } from "./TenantStore.js"
 import { Transactor } from "./Transactor.js"
 import * as Views from "./Views.js"
 import type { WebhookStore } from "./WebhookStore.js"
@@ -54,6 +58,8 @@ type Requirements =
   | JobQueue
   | Settings
   | Canonicalizer.Canonicalizer
+  | TenantStore
+  | EmailDeliveryStore
 
 const signedBatch = (batchId: BatchId) =>
   Effect.map(Effect.flatMap(BatchStore, (s) => s.batchById(batchId)), Option.filter((b) => b.status === "signed"))
@@ -196,6 +202,8 @@ const completeBatch = (
           },
           now
         })
+        // Magic-link e-mails, when the tenant has them on: queued with the state change.
+        yield* EmailDelivery.enqueueForBatch(batch, now)
         return "anchored" as const
       })))
   })

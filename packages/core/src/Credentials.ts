@@ -4,7 +4,9 @@
  * Revocation and erasure are independent flags. Each is stored with its event in one
  * transaction; revocation also sets the credential's status-list bit, which the next read of
  * the list publishes (decisions §1). Erasure deletes the recipient's
- * personal data rows and never touches the document, the proofs or the anchor (decisions §2).
+ * personal data rows and never touches the document, the proofs or the anchor (decisions §2);
+ * in the same transaction it deletes the credential's claim tokens and cancels a magic-link
+ * e-mail not sent yet (issue #10).
  *
  * @since 0.1.0
  */
@@ -14,6 +16,7 @@ import type { CredentialRecord } from "./BatchStore.js"
 import { BatchStore } from "./BatchStore.js"
 import * as CredentialState from "./CredentialState.js"
 import type { JsonObject } from "./Document.js"
+import { EmailDeliveryStore } from "./EmailDeliveryStore.js"
 import * as Events from "./Events.js"
 import type { EventStore } from "./EventStore.js"
 import type { CredentialId } from "./Ids.js"
@@ -75,10 +78,12 @@ const find = (principal: Principal, id: CredentialId) =>
 export const get = (
   principal: Principal,
   id: CredentialId
-): Effect.Effect<Views.Credential, CredentialNotFound, BatchStore | Settings> =>
+): Effect.Effect<Views.Credential, CredentialNotFound, BatchStore | EmailDeliveryStore | Settings> =>
   Effect.gen(function*() {
     const settings = yield* Settings
-    return Views.credential(settings.publicBaseUrl, yield* find(principal, id))
+    const record = yield* find(principal, id)
+    const delivery = yield* Effect.flatMap(EmailDeliveryStore, (s) => s.get(id))
+    return Views.credential(settings.publicBaseUrl, record, Option.getOrUndefined(delivery))
   })
 
 const stateOf = (record: CredentialRecord): CredentialState.CredentialState => ({
@@ -176,7 +181,7 @@ export const erase = (
 ): Effect.Effect<
   ErasureResponse,
   CredentialNotFound | CredentialState.CredentialAlreadyErased,
-  Transactor | BatchStore | EventStore | WebhookStore | JobQueue
+  Transactor | BatchStore | EventStore | WebhookStore | JobQueue | EmailDeliveryStore
 > =>
   Effect.flatMap(Transactor, (transactor) =>
     transactor.withTransaction(Effect.gen(function*() {
@@ -197,6 +202,12 @@ export const erase = (
         return yield* Effect.die(error)
       }
       yield* store.deleteRecipient(id)
+      // A message not sent yet and the magic links go with the address (issue #10). Cancelling
+      // first takes the delivery's lock, so a send preparing its token finishes before the
+      // tokens are deleted (`EmailDelivery.send`).
+      const deliveries = yield* EmailDeliveryStore
+      yield* deliveries.cancel(id)
+      yield* deliveries.deleteTokens(id)
       // Plain mode: the stored copy names the recipient; redact it (that copy stops verifying,
       // copies held by the recipient still verify — decisions §2).
       yield* store.saveCredential(id, {

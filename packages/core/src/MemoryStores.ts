@@ -13,6 +13,7 @@ import { Layer } from "effect"
 import * as AnchorJournal from "./AnchorJournal.js"
 import * as AuditLog from "./AuditLog.js"
 import * as BatchStore from "./BatchStore.js"
+import * as EmailDeliveryStore from "./EmailDeliveryStore.js"
 import * as EventStore from "./EventStore.js"
 import * as IdempotencyStore from "./IdempotencyStore.js"
 import * as anchorJournal from "./internal/memory/anchorJournal.js"
@@ -42,6 +43,7 @@ export type Ports =
   | StatusListStore.StatusListStore
   | JobQueue.JobQueue
   | AnchorJournal.AnchorJournal
+  | EmailDeliveryStore.EmailDeliveryStore
   | KeyVault.KeyVault
 
 /**
@@ -72,5 +74,6 @@ export const layer: Layer.Layer<Ports | Transactor.MemoryStore> = Layer.mergeAll
   AuditLog.layerMemory,
   StatusListStore.layerMemory,
   JobQueue.layerMemory,
+  EmailDeliveryStore.layerMemory,
   anchorJournalLayer
 ).pipe(Layer.provideMerge(Transactor.layerMemory), Layer.merge(KeyVault.layerMemory))

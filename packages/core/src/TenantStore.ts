@@ -33,6 +33,27 @@ export interface Branding {
 }
 
 /**
+ * Magic-link e-mail delivery (issue #10): off by default. The From address is the server's
+ * (`SIGIL_MAIL_FROM`); the tenant chooses the sender name shown with it and the reply-to.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface EmailDeliverySettings {
+  readonly enabled: boolean
+  readonly senderName: string | undefined
+  readonly replyTo: string | undefined
+}
+
+/**
+ * Delivery off, no sender name, no reply-to: every new tenant's setting.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const emailDeliveryOff: EmailDeliverySettings = { enabled: false, senderName: undefined, replyTo: undefined }
+
+/**
  * @since 0.1.0
  * @category models
  */
@@ -46,6 +67,7 @@ export interface Tenant {
   readonly recipientNameMode: RecipientNameMode
   /** CIDR blocks; empty = any address. */
   readonly ipAllowlist: ReadonlyArray<string>
+  readonly emailDelivery: EmailDeliverySettings
   readonly createdAt: Date
 }
 
@@ -63,6 +85,8 @@ export interface TenantPatch {
   readonly branding?: Branding | null
   readonly recipientNameMode?: RecipientNameMode
   readonly ipAllowlist?: ReadonlyArray<string>
+  /** Replaces the whole setting. */
+  readonly emailDelivery?: EmailDeliverySettings
 }
 
 /**

@@ -21,7 +21,7 @@ import * as Plans from "./Plans.js"
 import { Settings } from "./Settings.js"
 import * as TenantDid from "./TenantDid.js"
 import type { Tenant, TenantPatch } from "./TenantStore.js"
-import { TenantStore } from "./TenantStore.js"
+import { emailDeliveryOff, TenantStore } from "./TenantStore.js"
 import { Transactor } from "./Transactor.js"
 import * as Views from "./Views.js"
 
@@ -115,6 +115,7 @@ export interface AdminTenant {
   readonly did: string
   readonly recipient_name_mode: Tenant["recipientNameMode"]
   readonly ip_allowlist: ReadonlyArray<string>
+  readonly email_delivery: Views.EmailDeliverySetting
   readonly created_at: string
 }
 
@@ -125,8 +126,22 @@ const adminView = (publicBaseUrl: string, tenant: Tenant): AdminTenant => ({
   did: TenantDid.urls(publicBaseUrl, tenant.id).did,
   recipient_name_mode: tenant.recipientNameMode,
   ip_allowlist: tenant.ipAllowlist,
+  email_delivery: Views.emailDeliverySetting(tenant.emailDelivery),
   created_at: tenant.createdAt.toISOString()
 })
+
+/**
+ * The administrative channel's `email_delivery` member: it replaces the tenant's whole setting
+ * (an absent `sender_name` or `reply_to` is cleared).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface EmailDeliveryUpdate {
+  readonly enabled: boolean
+  readonly sender_name?: string | undefined
+  readonly reply_to?: string | undefined
+}
 
 /**
  * Creates a tenant with its Ed25519 signing key and secp256k1 anchoring key (decisions §3).
@@ -150,6 +165,7 @@ export const create = (
       branding: undefined,
       recipientNameMode: "hashed",
       ipAllowlist: [],
+      emailDelivery: emailDeliveryOff,
       createdAt: now
     }
     yield* Effect.flatMap(Transactor, (t) =>
@@ -163,7 +179,7 @@ export const create = (
   })
 
 /**
- * The administrative tenant patch: plan, recipient name mode, IP allowlist.
+ * The administrative tenant patch: plan, recipient name mode, IP allowlist, e-mail delivery.
  *
  * @since 0.1.0
  * @category admin
@@ -174,6 +190,7 @@ export const adminUpdate = (
     readonly plan?: Plan | undefined
     readonly recipient_name_mode?: Tenant["recipientNameMode"] | undefined
     readonly ip_allowlist?: ReadonlyArray<string> | undefined
+    readonly email_delivery?: EmailDeliveryUpdate | undefined
   }
 ): Effect.Effect<AdminTenant, TenantNotFound | TierRequired | InvalidInput, TenantStore | Settings> =>
   Effect.gen(function*() {
@@ -197,7 +214,14 @@ export const adminUpdate = (
     const updated = yield* store.update(id, {
       ...(request.plan === undefined ? {} : { plan: request.plan }),
       ...(request.recipient_name_mode === undefined ? {} : { recipientNameMode: request.recipient_name_mode }),
-      ...(request.ip_allowlist === undefined ? {} : { ipAllowlist: request.ip_allowlist })
+      ...(request.ip_allowlist === undefined ? {} : { ipAllowlist: request.ip_allowlist }),
+      ...(request.email_delivery === undefined ? {} : {
+        emailDelivery: {
+          enabled: request.email_delivery.enabled,
+          senderName: request.email_delivery.sender_name,
+          replyTo: request.email_delivery.reply_to
+        }
+      })
     })
     if (Option.isNone(updated)) return yield* new TenantNotFound({ id })
     return adminView(settings.publicBaseUrl, updated.value)

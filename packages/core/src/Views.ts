@@ -10,6 +10,7 @@
  */
 import type { AnchorRecord } from "./BatchState.js"
 import type { BatchRecord, CredentialRecord } from "./BatchStore.js"
+import type { DeliveryRecord } from "./EmailDeliveryStore.js"
 import * as Chains from "./Chains.js"
 import type { JsonObject } from "./Document.js"
 import * as Plans from "./Plans.js"
@@ -116,19 +117,72 @@ export interface Credential {
   readonly erased: boolean
   /** `null` while the batch is pending: there is no signed document yet. */
   readonly signed_credential: JsonObject | null
+  /** The magic-link e-mail to the recipient, `null` when none was queued. */
+  readonly email_delivery: EmailDelivery | null
+}
+
+/**
+ * A credential's magic-link e-mail (issue #10): never the address.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface EmailDelivery {
+  readonly status: DeliveryRecord["status"]
+  readonly attempts: number
+  readonly last_error: string | null
+  readonly last_attempt_at: string | null
+  readonly sent_at: string | null
+  readonly claimed_at: string | null
 }
 
 /**
  * @since 0.1.0
  * @category views
  */
-export const credential = (publicBaseUrl: string, record: CredentialRecord): Credential => ({
+export const emailDelivery = (record: DeliveryRecord): EmailDelivery => ({
+  status: record.status,
+  attempts: record.attempts,
+  last_error: record.lastError ?? null,
+  last_attempt_at: record.lastAttemptAt === undefined ? null : iso(record.lastAttemptAt),
+  sent_at: record.sentAt === undefined ? null : iso(record.sentAt),
+  claimed_at: record.claimedAt === undefined ? null : iso(record.claimedAt)
+})
+
+/**
+ * @since 0.1.0
+ * @category views
+ */
+export const credential = (publicBaseUrl: string, record: CredentialRecord, delivery?: DeliveryRecord | undefined): Credential => ({
   id: record.id,
   verify_url: Settings.verifyUrl(publicBaseUrl, record.id),
   status: record.status,
   revoked: record.revoked,
   erased: record.erased,
-  signed_credential: record.document ?? null
+  signed_credential: record.document ?? null,
+  email_delivery: delivery === undefined ? null : emailDelivery(delivery)
+})
+
+/**
+ * A tenant's magic-link e-mail setting (issue #10), as the tenant and the admin channel see it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface EmailDeliverySetting {
+  readonly enabled: boolean
+  readonly sender_name: string | null
+  readonly reply_to: string | null
+}
+
+/**
+ * @since 0.1.0
+ * @category views
+ */
+export const emailDeliverySetting = (setting: Tenant["emailDelivery"]): EmailDeliverySetting => ({
+  enabled: setting.enabled,
+  sender_name: setting.senderName ?? null,
+  reply_to: setting.replyTo ?? null
 })
 
 /**
@@ -144,6 +198,7 @@ export interface TenantView {
   readonly environment: "test" | "live"
   readonly awarding_body: { readonly name: string; readonly url: string | null; readonly logo_url: string | null } | null
   readonly verify_page_branding: { readonly accent_color: string | null; readonly logo_url: string | null } | null
+  readonly email_delivery: EmailDeliverySetting
   readonly credentials_issued_this_month: number
   readonly credentials_limit_this_month: number
 }
@@ -170,6 +225,7 @@ export const tenant = (
   verify_page_branding: record.branding === undefined
     ? null
     : { accent_color: record.branding.accentColor ?? null, logo_url: record.branding.logoUrl ?? null },
+  email_delivery: emailDeliverySetting(record.emailDelivery),
   credentials_issued_this_month: issuedThisMonth,
   credentials_limit_this_month: Plans.limits[record.plan].credentialsPerMonth
 })

@@ -37,6 +37,34 @@ export const CreateTenantRequest = Schema.Struct({ name: Name, plan: Plan }).ann
   ...expected("a JSON object")
 })
 
+const SenderName = Schema.String.pipe(
+  Schema.filter((s) =>
+    (s.trim().length > 0 && s.length <= 100 && !/[\u0000-\u001f\u007f]/.test(s)) ||
+    "must be 1 to 100 characters, not blank, without control characters"
+  )
+).annotations(expected("a sender name of 1 to 100 characters"))
+
+/**
+ * The tenant's magic-link e-mail setting; it replaces the whole setting (an absent
+ * `sender_name` or `reply_to` is cleared).
+ *
+ * @since 0.1.0
+ * @category requests
+ */
+export const EmailDeliveryUpdate = Schema.Struct({
+  enabled: Schema.Boolean.annotations(expected("true or false")),
+  sender_name: Schema.optionalWith(SenderName, { exact: true }),
+  reply_to: Schema.optionalWith(
+    Inputs.Email.annotations(expected("an e-mail address such as registrar@university.example")),
+    { exact: true }
+  )
+}).annotations({
+  identifier: "EmailDeliveryUpdate",
+  ...expected("an object {enabled, sender_name?, reply_to?}"),
+  description:
+    "Magic-link e-mail delivery (off by default). Replaces the whole setting: `sender_name` (shown with the service's From address) and `reply_to` are cleared when absent."
+})
+
 /**
  * @since 0.1.0
  * @category requests
@@ -50,7 +78,8 @@ export const UpdateTenantRequest = Schema.Struct({
       description: "CIDR blocks (IPv4 or IPv6); `[]` removes the allowlist. Needs the institution plan or above."
     }),
     { exact: true }
-  )
+  ),
+  email_delivery: Schema.optionalWith(EmailDeliveryUpdate, { exact: true })
 }).annotations({ identifier: "UpdateTenantRequest", ...expected("a JSON object") })
 
 /**
@@ -92,6 +121,7 @@ export const AdminTenant = Schema.Struct({
   did: Schema.String,
   recipient_name_mode: Schema.Literal("hashed", "plain"),
   ip_allowlist: Schema.Array(Schema.String),
+  email_delivery: Resources.EmailDeliverySetting,
   created_at: Schema.String.annotations({ jsonSchema: { format: "date-time" } })
 }).annotations({ identifier: "AdminTenant" })
 
@@ -195,7 +225,7 @@ export class Admin extends HttpApiGroup.make("Admin")
       .addError(ApiErrors.TierRequired)
       .annotateContext(OpenApi.annotations({
         identifier: "updateTenant",
-        summary: "Change a tenant's plan, recipient name mode or IP allowlist"
+        summary: "Change a tenant's plan, recipient name mode, IP allowlist or e-mail delivery"
       }))
   )
   .add(

@@ -12,6 +12,7 @@
 import { type HttpApi, HttpApiBuilder, HttpApiSwagger, type HttpRouter, type HttpServer, HttpServerResponse } from "@effect/platform"
 import type { AuditLog } from "@sigil/core/AuditLog"
 import type { BatchStore } from "@sigil/core/BatchStore"
+import type { EmailDeliveryStore } from "@sigil/core/EmailDeliveryStore"
 import type { EventStore } from "@sigil/core/EventStore"
 import type { IdempotencyStore } from "@sigil/core/IdempotencyStore"
 import type { JobQueue } from "@sigil/core/JobQueue"
@@ -55,6 +56,7 @@ export type Requirements =
   | IdempotencyStore
   | RateLimiter
   | AuditLog
+  | EmailDeliveryStore
   | Settings
   | WebhookTransport
 

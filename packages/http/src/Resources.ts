@@ -159,6 +159,24 @@ export const SignedCredential = Schema.Record({ key: Schema.String, value: Schem
 })
 
 /**
+ * A credential's magic-link e-mail (issue #10); never the address.
+ *
+ * @since 0.1.0
+ * @category credentials
+ */
+export const EmailDelivery = Schema.Struct({
+  status: Schema.Literal("queued", "sent", "bounced", "failed", "cancelled").annotations({
+    description:
+      "`queued`: waiting to be sent (or retried); `sent`: accepted by the mail server; `bounced`: refused for good by the mail server; `failed`: every retry failed; `cancelled`: the recipient's data was erased before it could be sent."
+  }),
+  attempts: Schema.Number.annotations({ jsonSchema: { type: "integer" }, description: "Sending attempts so far." }),
+  last_error: Schema.NullOr(Schema.String).annotations({ description: "Why the last attempt failed (the mail server's reply, without the address)." }),
+  last_attempt_at: Schema.NullOr(DateTime),
+  sent_at: Schema.NullOr(DateTime),
+  claimed_at: Schema.NullOr(DateTime).annotations({ description: "When the recipient first opened their claim link." })
+}).annotations({ identifier: "EmailDelivery" })
+
+/**
  * @since 0.1.0
  * @category credentials
  */
@@ -171,6 +189,10 @@ export const Credential = Schema.Struct({
   signed_credential: Schema.NullOr(SignedCredential).annotations({
     description:
       "The signed document; `null` while the credential is `pending` (there is no signed document yet). Once `signed` it carries the eddsa-rdfc-2022 proof, once `anchored` also the Merkle proof."
+  }),
+  email_delivery: Schema.NullOr(EmailDelivery).annotations({
+    description:
+      "The magic-link e-mail to the recipient, queued when the batch was anchored if the tenant has `email_delivery` on and the recipient has an `email`; `null` otherwise."
   })
 }).annotations({ identifier: "Credential" })
 
@@ -214,6 +236,22 @@ export const Plan = Schema.Literal("developer", "starter", "institution", "indus
  * @since 0.1.0
  * @category tenants
  */
+export const EmailDeliverySetting = Schema.Struct({
+  enabled: Schema.Boolean,
+  sender_name: Schema.NullOr(Schema.String).annotations({
+    description: "The name shown with the service's From address; the awarding body's (or tenant's) name when `null`."
+  }),
+  reply_to: Schema.NullOr(Schema.String).annotations({ description: "Where recipients' replies go." })
+}).annotations({
+  identifier: "EmailDeliverySetting",
+  description:
+    "Magic-link e-mail delivery, set on the administrative channel (`PATCH /admin/tenants/{id}`). When enabled, every recipient with an `email` gets one message once their batch is anchored, with a personal link to their credential's page (valid 30 days)."
+})
+
+/**
+ * @since 0.1.0
+ * @category tenants
+ */
 export const Tenant = Schema.Struct({
   id: TenantId,
   name: Schema.String,
@@ -229,6 +267,7 @@ export const Tenant = Schema.Struct({
   verify_page_branding: Schema.NullOr(
     Schema.Struct({ accent_color: Schema.NullOr(Schema.String), logo_url: Schema.NullOr(Url) })
   ),
+  email_delivery: EmailDeliverySetting,
   credentials_issued_this_month: Schema.Number.annotations({
     jsonSchema: { type: "integer" },
     description: "Credentials issued this calendar month (UTC), both environments together."

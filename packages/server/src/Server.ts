@@ -7,6 +7,7 @@
  *   batches wait (`anchoring_chain_unavailable`).
  * - HTTP: the issuer API with the public documents on `HOST:PORT`; the administrative channel on
  *   `127.0.0.1:ADMIN_PORT`.
+ * - E-mail: SMTP when `SMTP_URL` is set, else `.eml` files in `<SIGIL_DATA_DIR>/outbox/`.
  * - Workers in this process unless `SIGIL_WORKERS=false`.
  *
  * @since 0.1.0
@@ -20,6 +21,8 @@ import * as EvmChainReader from "@sigil/anchor-base/EvmChainReader"
 import * as Canonicalizer from "@sigil/core/Canonicalizer"
 import type { ChainName } from "@sigil/core/Chains"
 import * as Chains from "@sigil/core/Chains"
+import * as Claims from "@sigil/core/Claims"
+import * as EmailDelivery from "@sigil/core/EmailDelivery"
 import * as LocalIdentity from "@sigil/core/LocalIdentity"
 import * as Settings from "@sigil/core/Settings"
 import * as WebhookDeliveries from "@sigil/core/WebhookDeliveries"
@@ -32,10 +35,12 @@ import { createHmac, randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import * as path from "node:path"
 import * as BrowserBundle from "./BrowserBundle.js"
+import * as MailerLive from "./MailerLive.js"
 import * as NodePrimitives from "./NodePrimitives.js"
 import * as PublicRoutes from "./PublicRoutes.js"
 import * as SigningPool from "./SigningPool.js"
 import type { ServerConfig } from "./ServerConfig.js"
+import { mailFrom } from "./ServerConfig.js"
 import * as VerifyPage from "./VerifyPage.js"
 import * as WebhookTransportLive from "./WebhookTransportLive.js"
 import * as Workers from "./Workers.js"
@@ -64,6 +69,14 @@ const chainFor = (config: ServerConfig) => (environment: "test" | "live"): Chain
   environment === "test"
     ? (usesDevnet(config) ? "devnet" : "base-sepolia")
     : (Option.isSome(config.baseMainnet) ? "base-mainnet" : undefined)
+
+/**
+ * Where e-mails are written when no `SMTP_URL` is set.
+ *
+ * @since 0.1.0
+ * @category configuration
+ */
+export const outboxDir = (config: ServerConfig): string => path.join(config.dataDir, "outbox")
 
 /**
  * The store: Postgres or PGlite, migrated, with every store port.
@@ -181,7 +194,11 @@ export const workersLayer = (config: ServerConfig) =>
       workerId: `sigil-${process.pid}-${randomUUID().slice(0, 8)}`,
       concurrency: config.workerConcurrency,
       confirmEvery: usesDevnet(config) ? "500 millis" : "5 seconds",
-      webhookSchedule: Option.getOrElse(config.webhookRetrySchedule, () => WebhookDeliveries.DEFAULT_SCHEDULE_MS)
+      webhookSchedule: Option.getOrElse(config.webhookRetrySchedule, () => WebhookDeliveries.DEFAULT_SCHEDULE_MS),
+      mail: {
+        schedule: Option.getOrElse(config.mailRetrySchedule, () => EmailDelivery.DEFAULT_SCHEDULE_MS),
+        tokenTtlMs: Option.getOrElse(config.claimLinkTtlMs, () => Claims.DEFAULT_TTL_MS)
+      }
     }))).pipe(
       // Signing hashes its documents on worker threads (the keys stay in this thread's vault).
       Layer.provide(SigningPool.layer())
@@ -198,7 +215,8 @@ export const servicesLayer = (config: ServerConfig, secrets: Secrets) =>
   Layer.mergeAll(
     chainLayer(config),
     LocalIdentity.layer({ publicBaseUrl: config.publicBaseUrl }),
-    WebhookTransportLive.layer({ allowPrivate: config.allowPrivateWebhookUrls })
+    WebhookTransportLive.layer({ allowPrivate: config.allowPrivateWebhookUrls }),
+    MailerLive.layer({ smtpUrl: config.smtpUrl, from: mailFrom(config), outboxDir: outboxDir(config) })
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(
       storeLayer(config, secrets),

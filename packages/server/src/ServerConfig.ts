@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Config, ConfigError, type Effect, Either, Option, type Redacted } from "effect"
+import { Config, ConfigError, type Effect, Either, Option, Redacted } from "effect"
 
 /**
  * @since 0.1.0
@@ -51,23 +51,55 @@ export interface ServerConfig {
    * endpoints by default; an empty value turns one off.
    */
   readonly browserRpc: { readonly baseSepolia: Option.Option<string>; readonly baseMainnet: Option.Option<string> }
+  /** `SMTP_URL`: where magic-link e-mails go; unset → `.eml` files in `<dataDir>/outbox/`. */
+  readonly smtpUrl: Option.Option<Redacted.Redacted<string>>
+  /** `SIGIL_MAIL_FROM`: the From address; `no-reply@<host of PUBLIC_BASE_URL>` when unset (see `mailFrom`). */
+  readonly mailFrom: Option.Option<string>
+  /** Delays before each retry of an e-mail, in milliseconds (`SIGIL_MAIL_RETRY_SCHEDULE`, e.g. `1m,5m,30m`). */
+  readonly mailRetrySchedule: Option.Option<ReadonlyArray<number>>
+  /** How long a claim link works (`SIGIL_CLAIM_LINK_TTL`, default `30d`; shorter only for tests). */
+  readonly claimLinkTtlMs: Option.Option<number>
 }
 
+/**
+ * The From address of e-mails: `SIGIL_MAIL_FROM`, else `no-reply@` the host of
+ * `PUBLIC_BASE_URL`.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const mailFrom = (config: Pick<ServerConfig, "mailFrom" | "publicBaseUrl">): string =>
+  Option.getOrElse(config.mailFrom, () => `no-reply@${new URL(config.publicBaseUrl).hostname}`)
+
 const durationMs = (text: string): number | undefined => {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim())
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(text.trim())
   if (match === null) return undefined
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? "ms"]!
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? "ms"]!
   return Math.round(Number(match[1]) * unit)
 }
 
-const schedule: Config.Config<ReadonlyArray<number>> = Config.string("WEBHOOK_RETRY_SCHEDULE").pipe(
-  Config.mapOrFail((text) => {
-    const delays = text.split(",").map(durationMs)
-    return delays.every((d): d is number => d !== undefined)
-      ? Either.right(delays)
-      : Either.left(ConfigError.InvalidData(["WEBHOOK_RETRY_SCHEDULE"], "expected a comma-separated list such as 1s,2s,5s"))
-  })
-)
+const scheduleOf = (name: string): Config.Config<ReadonlyArray<number>> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      const delays = text.split(",").map(durationMs)
+      return delays.every((d): d is number => d !== undefined)
+        ? Either.right(delays)
+        : Either.left(ConfigError.InvalidData([name], "expected a comma-separated list such as 1s,2s,5s"))
+    })
+  )
+
+const schedule = scheduleOf("WEBHOOK_RETRY_SCHEDULE")
+
+const duration = (name: string, example: string): Config.Config<number> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      const ms = durationMs(text)
+      return ms === undefined ? Either.left(ConfigError.InvalidData([name], `expected a duration such as ${example}`)) : Either.right(ms)
+    })
+  )
+
+// local@domain, nothing that needs quoting: the address goes into the From header as it is.
+const EMAIL_ADDRESS = /^[^\s@"(),:;<>[\]\\]{1,64}@[^\s@"(),:;<>[\]\\]+$/
 
 const chain = (rpc: string, treasury: string): Config.Config<Option.Option<ChainSettings>> =>
   Config.option(Config.redacted(rpc)).pipe(
@@ -127,7 +159,18 @@ export const config: Config.Config<ServerConfig> = Config.map(Config.all({
   browserRpc: Config.all({
     baseSepolia: publicRpc("BASE_SEPOLIA_PUBLIC_RPC_URL", "https://sepolia.base.org"),
     baseMainnet: publicRpc("BASE_MAINNET_PUBLIC_RPC_URL", "https://mainnet.base.org")
-  })
+  }),
+  smtpUrl: Config.option(Config.redacted("SMTP_URL").pipe(
+    Config.validate({
+      message: "expected an smtp:// or smtps:// URL such as smtp://user:password@mail.example.org:587",
+      validation: (url) => /^smtps?:\/\/[^/]/.test(Redacted.value(url))
+    })
+  )),
+  mailFrom: Config.option(Config.string("SIGIL_MAIL_FROM").pipe(
+    Config.validate({ message: "expected an e-mail address such as no-reply@sigil.example", validation: (s) => EMAIL_ADDRESS.test(s) })
+  )),
+  mailRetrySchedule: Config.option(scheduleOf("SIGIL_MAIL_RETRY_SCHEDULE")),
+  claimLinkTtlMs: Config.option(duration("SIGIL_CLAIM_LINK_TTL", "30d"))
 }), (settings) => ({
   ...settings,
   // decisions §5: the development start allows private webhook URLs. A run that is wholly

@@ -1,7 +1,8 @@
 /**
  * What `npm start` shows: on the first start a demo tenant with a test API key (kept in the
  * data directory so later starts can show it again), then a banner with the addresses, the
- * admin token and a curl line to try.
+ * admin token, where e-mails go (SMTP, or the outbox directory and how many messages it holds)
+ * and a curl line to try.
  *
  * @since 0.1.0
  */
@@ -10,8 +11,9 @@ import { TenantStore } from "@sigil/core/TenantStore"
 import { Clock, Console, Effect, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import * as MailerLive from "./MailerLive.js"
 import type { Secrets } from "./Server.js"
-import { usesDevnet } from "./Server.js"
+import { outboxDir, usesDevnet } from "./Server.js"
 import type { ServerConfig } from "./ServerConfig.js"
 
 const DEMO_FILE = "demo-tenant.json"
@@ -66,7 +68,16 @@ export const banner = (config: ServerConfig, secrets: Secrets, sources: { readon
     `  Store           ${Option.isSome(config.databaseUrl) ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${path.join(config.dataDir, "pglite")}`}`,
     `  Test chain      ${usesDevnet(config) ? `embedded devnet, JSON-RPC at ${config.publicBaseUrl}/devnet/rpc` : "Base Sepolia"}`,
     `  Live chain      ${Option.isSome(config.baseMainnet) ? "Base mainnet" : "not configured (live batches wait)"}`,
-    `  Workers         ${config.workers ? `${config.workerConcurrency} in this process` : "off in this process"}`
+    `  Workers         ${config.workers ? `${config.workerConcurrency} in this process` : "off in this process"}`,
+    `  E-mail          ${
+      Option.match(config.smtpUrl, {
+        onSome: (url) => `SMTP at ${MailerLive.describeSmtp(url)} (SMTP_URL)`,
+        onNone: () => {
+          const count = MailerLive.outboxCount(outboxDir(config))
+          return `no SMTP_URL: messages are written to ${outboxDir(config)} (${count} message${count === 1 ? "" : "s"})`
+        }
+      })
+    }`
   ]
   if (sources.masterKey !== "environment") {
     lines.push("", `  Warning: SIGIL_MASTER_KEY is not set; the key sealing tenant keys is ${sources.masterKey === "generated" ? "newly generated" : "read"} from ${path.join(config.dataDir, "master.key")}. Set it in production.`)

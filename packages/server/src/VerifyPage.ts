@@ -5,6 +5,11 @@
  *   verifier over the server's tenants, status lists and chain reader); the page's script then
  *   checks it again in the visitor's browser.
  * - `GET /c/<id>.json`: the signed credential, as a download.
+ * - `GET /c/<id>?claim=<token>` and `GET /c/<id>.json?claim=<token>` (issue #10): the page the
+ *   recipient's magic link opens — their name, "awarded to you", the download of their full
+ *   signed credential — and that download. A wrong or expired token is the 404 page (or the
+ *   404 JSON), whatever the credential; the token check always hashes and runs one lookup, so
+ *   both answers take the same path. A valid visit is recorded on the delivery record.
  * - `GET /verify`: check a credential file in the browser.
  * - `GET /assets/verify.<hash>.js`: the browser verifier (`BrowserBundle`), cached forever.
  *
@@ -17,6 +22,8 @@ import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } fro
 import * as BatchStore from "@sigil/core/BatchStore"
 import type { CredentialRecord } from "@sigil/core/BatchStore"
 import * as Chains from "@sigil/core/Chains"
+import * as Claims from "@sigil/core/Claims"
+import type { EmailDeliveryStore } from "@sigil/core/EmailDeliveryStore"
 import type { JsonObject } from "@sigil/core/Document"
 import * as Ids from "@sigil/core/Ids"
 import * as Plans from "@sigil/core/Plans"
@@ -170,6 +177,8 @@ const page = (
     readonly images?: ReadonlyArray<string>
     readonly connect?: ReadonlyArray<string>
     readonly timing?: string | undefined
+    /** A claim page (or its 404): its address carries a token — not cached, not indexed, never sent as a referrer. */
+    readonly personal?: boolean | undefined
   } = {}
 ) =>
   HttpServerResponse.text(rendered.body, {
@@ -183,15 +192,32 @@ const page = (
         connect: options.connect ?? []
       }),
       "x-content-type-options": "nosniff",
-      "referrer-policy": "strict-origin-when-cross-origin",
-      // The verdict can change (revocation): always revalidate.
-      "cache-control": "no-cache",
+      ...(options.personal === true
+        ? { "referrer-policy": "no-referrer", "cache-control": "no-store", "x-robots-tag": "noindex" }
+        : {
+          "referrer-policy": "strict-origin-when-cross-origin",
+          // The verdict can change (revocation): always revalidate.
+          "cache-control": "no-cache"
+        }),
       ...(options.timing === undefined ? {} : { "server-timing": options.timing })
     }
   })
 
-const notFound = (detail: string) =>
-  page(VerifyPageHtml.notFoundPage({ title: "Credential not found", detail: html`${detail}` }), { status: 404 })
+const notFound = (detail: string, options: { readonly personal?: boolean } = {}) =>
+  page(VerifyPageHtml.notFoundPage({ title: "Credential not found", detail: html`${detail}` }), { status: 404, ...options })
+
+/** A wrong or expired claim link: one answer for both. */
+const claimNotFound = () =>
+  notFound(
+    "This link does not open a credential: it may be mistyped, or it has expired (a claim link works for 30 days) or been withdrawn. Ask the issuer for a new one.",
+    { personal: true }
+  )
+
+const jsonNotFound = () =>
+  HttpServerResponse.unsafeJson(
+    { error: { code: "credential_not_found", message: "No signed credential has this id.", request_id: null } },
+    { status: 404, headers: { "access-control-allow-origin": "*", "cache-control": "no-store" } }
+  )
 
 const CredentialIdFormat = Schema.is(Ids.CredentialId)
 
@@ -248,7 +274,12 @@ const describe = (record: CredentialRecord, document: JsonObject | undefined) =>
   }
 }
 
-type Requirements = BatchStore.BatchStore | TenantStore.TenantStore | BrowserBundle | Verifier.Requirements
+type Requirements =
+  | BatchStore.BatchStore
+  | TenantStore.TenantStore
+  | EmailDeliveryStore
+  | BrowserBundle
+  | Verifier.Requirements
 
 /**
  * The routes.
@@ -264,14 +295,22 @@ export const layer = (options: Options): Layer.Layer<never, never, Requirements>
       const rpcOrigins = Object.values(options.rpc).flatMap((url) => origin(url) ?? [])
       const selfOrigin = origin(base)!
 
-      const credentialPage = (id: string) =>
+      // A claim token opens the claim of its credential only, until it expires; anything else
+      // (unknown, wrong, another credential's, expired, erased — even a malformed id) is one
+      // answer by one path: hash, one lookup, 404.
+      const validClaim = (id: string, token: string) => Claims.claim(id as Ids.CredentialId, token, new Date())
+
+      const credentialPage = (id: string, claimToken: string | undefined) =>
         Effect.gen(function*() {
           const started = performance.now()
+          if (claimToken !== undefined && !(yield* validClaim(id, claimToken))) return claimNotFound()
           if (!CredentialIdFormat(id)) return notFound("A credential id looks like crd_ followed by 26 letters and digits.")
           const store = yield* BatchStore.BatchStore
           const found = yield* store.credentialById(id)
           if (Option.isNone(found)) return notFound("No credential has this id. Check the address you were given.")
           const record = found.value
+          // Erasure deletes the tokens; an erased credential never has a claim page.
+          if (claimToken !== undefined && record.erased) return claimNotFound()
           const [tenant, recipient, batch] = yield* Effect.all([
             Effect.flatMap(TenantStore.TenantStore, (tenants) => tenants.get(record.tenantId)),
             store.recipient(record.id),
@@ -341,36 +380,43 @@ export const layer = (options: Options): Layer.Layer<never, never, Requirements>
             ogImage: logoUrl,
             script: bundle?.path === undefined ? undefined : `${base}${bundle.path}`,
             publicBaseUrl: base,
-            rpc: options.rpc
+            rpc: options.rpc,
+            claim: claimToken === undefined || document === undefined
+              ? undefined
+              : { downloadUrl: `/c/${record.id}.json?claim=${encodeURIComponent(claimToken)}` }
           })
           const total = performance.now() - started
           return page(rendered, {
             script: bundle === undefined ? undefined : `${base}${bundle.path}`,
             images: [logoUrl, issuer.image].flatMap((u) => origin(u) ?? []),
             connect: [selfOrigin, ...rpcOrigins],
-            timing: `verify;dur=${verifyMs.toFixed(1)}, total;dur=${total.toFixed(1)}`
+            timing: `verify;dur=${verifyMs.toFixed(1)}, total;dur=${total.toFixed(1)}`,
+            personal: claimToken !== undefined
           })
         })
 
-      const credentialJson = (id: string) =>
+      const credentialJson = (id: string, claimToken: string | undefined) =>
         Effect.gen(function*() {
+          if (claimToken !== undefined && !(yield* validClaim(id, claimToken))) return jsonNotFound()
           const found = CredentialIdFormat(id)
             ? yield* Effect.flatMap(BatchStore.BatchStore, (store) => store.credentialById(id))
             : Option.none()
-          const document = Option.isSome(found) ? publicDocument(found.value) : undefined
-          if (document === undefined) {
-            return HttpServerResponse.unsafeJson(
-              { error: { code: "credential_not_found", message: "No signed credential has this id.", request_id: null } },
-              { status: 404, headers: { "access-control-allow-origin": "*" } }
-            )
-          }
+          // The recipient's download is the document as signed (a valid claim means the
+          // recipient's data is not erased); the public one is the public copy.
+          const document = Option.isNone(found)
+            ? undefined
+            : claimToken !== undefined
+            ? (found.value.erased ? undefined : found.value.document)
+            : publicDocument(found.value)
+          if (document === undefined) return jsonNotFound()
           return HttpServerResponse.text(JSON.stringify(document, null, 2), {
             contentType: "application/ld+json",
             headers: {
               "content-disposition": `attachment; filename="${id}.json"`,
-              "access-control-allow-origin": "*",
-              "cache-control": "no-cache",
-              "x-content-type-options": "nosniff"
+              "x-content-type-options": "nosniff",
+              ...(claimToken === undefined
+                ? { "access-control-allow-origin": "*", "cache-control": "no-cache" }
+                : { "cache-control": "no-store", "referrer-policy": "no-referrer", "x-robots-tag": "noindex" })
             }
           })
         })
@@ -380,7 +426,11 @@ export const layer = (options: Options): Layer.Layer<never, never, Requirements>
         Effect.gen(function*() {
           const { id } = yield* HttpRouter.params
           const value = id ?? ""
-          return yield* (value.endsWith(".json") ? credentialJson(value.slice(0, -".json".length)) : credentialPage(value))
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const claim = new URL(request.url, "http://sigil.invalid").searchParams.get("claim") ?? undefined
+          return yield* (value.endsWith(".json")
+            ? credentialJson(value.slice(0, -".json".length), claim)
+            : credentialPage(value, claim))
         }).pipe(Effect.provide(context))
       )
 

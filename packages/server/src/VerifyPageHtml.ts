@@ -291,6 +291,11 @@ export interface CredentialPage {
   readonly script: string | undefined
   readonly publicBaseUrl: string
   readonly rpc: PageConfig["rpc"]
+  /**
+   * Opened through the recipient's claim link (issue #10): the page says the credential is
+   * theirs and the download is `downloadUrl` (`/c/<id>.json?claim=…`). The public page has none.
+   */
+  readonly claim?: { readonly downloadUrl: string } | undefined
 }
 
 const PENDING_STEPS = (message: string): ReadonlyArray<PageStep> =>
@@ -328,11 +333,16 @@ export const credentialPage = (page: CredentialPage): Rendered => {
 <meta property="og:site_name" content="${page.tenant.name}">
 ${ogImage === undefined ? undefined : html`<meta property="og:image" content="${ogImage}">`}
 <meta name="twitter:card" content="summary">
-<link rel="canonical" href="${page.verifyUrl}">`
+<link rel="canonical" href="${page.verifyUrl}">${page.claim === undefined ? undefined : html`
+<meta name="robots" content="noindex">`}`
   const issuerUrl = safeUrl(issuer.url)
   const issuerImage = safeUrl(issuer.image)
   const recipientHtml = recipient._tag === "Named"
-    ? html`<p class="awarded">Awarded to</p><p class="recipient" id="recipient">${recipient.name}</p>`
+    ? html`<p class="awarded">Awarded to</p><p class="recipient" id="recipient">${recipient.name}</p>${
+      page.claim === undefined
+        ? undefined
+        : html`<p class="note" id="claim">This credential was awarded to you. Download the signed file below and keep it: it verifies anywhere, with or without this site. This page's address is personal; share the public one (${page.verifyUrl}).</p>`
+    }`
     : recipient._tag === "Erased"
     ? html`<p class="awarded">Awarded to</p><p class="recipient recipient--erased" id="recipient">Recipient data erased</p>
 <p class="note">${
@@ -397,7 +407,13 @@ ${anchorHtml(page.verdict?.anchor)}
 <h2 id="share-title">Share</h2>
 <figure class="qr" role="group" aria-label="QR code of this page's address">${raw(page.qrSvg)}<figcaption>${page.verifyUrl}</figcaption></figure>
 <div class="actions controls">
-${page.jsonUrl === undefined ? undefined : html`<a class="button button--primary" id="download" href="${page.jsonUrl}" download>Download credential (JSON)</a>`}
+${
+    page.claim !== undefined
+      ? html`<a class="button button--primary" id="download" href="${page.claim.downloadUrl}" download>Download your credential (JSON)</a>`
+      : page.jsonUrl === undefined
+      ? undefined
+      : html`<a class="button button--primary" id="download" href="${page.jsonUrl}" download>Download credential (JSON)</a>`
+  }
 <a class="button" id="linkedin" href="${page.linkedInUrl}" rel="noopener noreferrer" target="_blank">Add to LinkedIn profile</a>
 <a class="button" href="/verify">Verify a credential file</a>
 </div>

@@ -6,7 +6,9 @@
  */
 import * as Anchoring from "@sigil/core/Anchoring"
 import { AuditLog } from "@sigil/core/AuditLog"
-import type { BatchId, DeliveryId } from "@sigil/core/Ids"
+import * as EmailDelivery from "@sigil/core/EmailDelivery"
+import { EmailDeliveryStore } from "@sigil/core/EmailDeliveryStore"
+import type { BatchId, CredentialId, DeliveryId } from "@sigil/core/Ids"
 import { IdempotencyStore } from "@sigil/core/IdempotencyStore"
 import { type Job, JobQueue } from "@sigil/core/JobQueue"
 import * as JobRunner from "@sigil/core/JobRunner"
@@ -14,6 +16,7 @@ import * as Plans from "@sigil/core/Plans"
 import * as Signing from "@sigil/core/Signing"
 import * as WebhookDeliveries from "@sigil/core/WebhookDeliveries"
 import { Clock, Duration, Effect, Random } from "effect"
+import * as EmailMessage from "./EmailMessage.js"
 
 /**
  * @since 0.1.0
@@ -25,6 +28,8 @@ export interface Options {
   /** How often a pending anchor is checked again. */
   readonly confirmEvery: Duration.DurationInput
   readonly webhookSchedule: ReadonlyArray<number>
+  /** Magic-link e-mails: delays between attempts, and how long a claim link works. */
+  readonly mail: { readonly schedule: ReadonlyArray<number>; readonly tokenTtlMs: number }
 }
 
 const after = (now: Date, duration: Duration.DurationInput) => new Date(now.getTime() + Duration.toMillis(duration))
@@ -37,7 +42,7 @@ const batchOf = (payload: { readonly [k: string]: unknown }) => payload.batch_id
  * @since 0.1.0
  * @category handlers
  */
-export const handlers = (options: Pick<Options, "confirmEvery" | "webhookSchedule">) => ({
+export const handlers = (options: Pick<Options, "confirmEvery" | "webhookSchedule" | "mail">) => ({
   sign_batch: (job: Job, now: Date) => Effect.as(Signing.signBatch(batchOf(job.payload), now), JobRunner.done),
   anchor_batch: (job: Job, now: Date) => Effect.as(Anchoring.anchorBatch(batchOf(job.payload), now), JobRunner.done),
   confirm_anchor: (job: Job, now: Date) =>
@@ -48,6 +53,17 @@ export const handlers = (options: Pick<Options, "confirmEvery" | "webhookSchedul
       Effect.as(
         WebhookDeliveries.deliver(job.payload.delivery_id as DeliveryId, now, { schedule: options.webhookSchedule, random }),
         JobRunner.done
+      )),
+  send_email: (job: Job, now: Date) =>
+    Effect.flatMap(Random.next, (random) =>
+      Effect.map(
+        EmailDelivery.send(job.payload.credential_id as CredentialId, now, {
+          schedule: options.mail.schedule,
+          random,
+          tokenTtlMs: options.mail.tokenTtlMs,
+          renderHtml: EmailMessage.render
+        }),
+        (outcome) => (outcome._tag === "Retry" ? JobRunner.again(outcome.at, outcome.reason) : JobRunner.done)
       )),
   // Housekeeping reschedules itself: one job of each kind lives forever.
   purge_audit: (_job: Job, now: Date) =>
@@ -62,7 +78,9 @@ export const handlers = (options: Pick<Options, "confirmEvery" | "webhookSchedul
       JobRunner.again(after(now, "1 day"), "daily")
     ),
   purge_idempotency: (_job: Job, now: Date) =>
-    Effect.as(Effect.flatMap(IdempotencyStore, (s) => s.purgeExpired(now)), JobRunner.again(after(now, "1 hour"), "hourly"))
+    Effect.as(Effect.flatMap(IdempotencyStore, (s) => s.purgeExpired(now)), JobRunner.again(after(now, "1 hour"), "hourly")),
+  purge_claim_tokens: (_job: Job, now: Date) =>
+    Effect.as(Effect.flatMap(EmailDeliveryStore, (s) => s.purgeExpiredTokens(now)), JobRunner.again(after(now, "1 day"), "daily"))
 })
 
 /**
@@ -76,6 +94,7 @@ export const scheduleHousekeeping = Effect.gen(function*() {
   const now = new Date(yield* Clock.currentTimeMillis)
   yield* jobs.enqueue("purge_audit", {}, now, { dedupeKey: "purge_audit", maxAttempts: 1_000_000 })
   yield* jobs.enqueue("purge_idempotency", {}, now, { dedupeKey: "purge_idempotency", maxAttempts: 1_000_000 })
+  yield* jobs.enqueue("purge_claim_tokens", {}, now, { dedupeKey: "purge_claim_tokens", maxAttempts: 1_000_000 })
 })
 
 /**

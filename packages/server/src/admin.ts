@@ -4,6 +4,7 @@
  *   tenants create --name <name> --plan <developer|starter|institution|industry>
  *   tenants get <tenant_id>
  *   tenants update <tenant_id> [--plan <plan>] [--recipient-name-mode <hashed|plain>] [--ip-allowlist <cidr,…|none>]
+ *                              [--email-delivery <on|off> [--sender-name <name>] [--reply-to <address>]]
  *   keys create <tenant_id> [--environment <test|live>]
  *   keys revoke <key_id>
  *   audit <tenant_id> [--since <ISO date-time>] [--limit <n>]
@@ -21,6 +22,7 @@ const USAGE = `usage: npm run admin -- <command>
   tenants create --name <name> --plan <developer|starter|institution|industry>
   tenants get <tenant_id>
   tenants update <tenant_id> [--plan <plan>] [--recipient-name-mode <hashed|plain>] [--ip-allowlist <cidr,...|none>]
+                             [--email-delivery <on|off> [--sender-name <name>] [--reply-to <address>]]
   keys create <tenant_id> [--environment <test|live>]
   keys revoke <key_id>
   audit <tenant_id> [--since <ISO date-time>] [--limit <n>]`
@@ -62,13 +64,25 @@ export const requestFor = (argv: ReadonlyArray<string>): { readonly method: stri
   if (group === "tenants" && action === "get") return need(id, "<tenant_id>") ?? { method: "GET", path: `/admin/tenants/${enc(id!)}` }
   if (group === "tenants" && action === "update") {
     const allowlist = flags.get("ip-allowlist")
+    const email = flags.get("email-delivery")
+    if (email === undefined && (flags.has("sender-name") || flags.has("reply-to"))) {
+      return "--sender-name and --reply-to go with --email-delivery on (the setting is replaced as a whole)"
+    }
+    if (email !== undefined && email !== "on" && email !== "off") return "--email-delivery takes on or off"
     return need(id, "<tenant_id>") ?? {
       method: "PATCH",
       path: `/admin/tenants/${enc(id!)}`,
       body: {
         ...(flags.has("plan") ? { plan: flags.get("plan") } : {}),
         ...(flags.has("recipient-name-mode") ? { recipient_name_mode: flags.get("recipient-name-mode") } : {}),
-        ...(allowlist === undefined ? {} : { ip_allowlist: allowlist === "none" ? [] : allowlist.split(",").map((s) => s.trim()) })
+        ...(allowlist === undefined ? {} : { ip_allowlist: allowlist === "none" ? [] : allowlist.split(",").map((s) => s.trim()) }),
+        ...(email === undefined ? {} : {
+          email_delivery: {
+            enabled: email === "on",
+            ...(flags.has("sender-name") ? { sender_name: flags.get("sender-name") } : {}),
+            ...(flags.has("reply-to") ? { reply_to: flags.get("reply-to") } : {})
+          }
+        })
       }
     }
   }

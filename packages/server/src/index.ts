@@ -3,7 +3,9 @@
  */
 export * as BrowserBundle from "./BrowserBundle.js"
 export * as Contrast from "./Contrast.js"
+export * as EmailMessage from "./EmailMessage.js"
 export * as Html from "./Html.js"
+export * as MailerLive from "./MailerLive.js"
 export * as NodePrimitives from "./NodePrimitives.js"
 export * as PublicRoutes from "./PublicRoutes.js"
 export * as Secrets from "./Secrets.js"

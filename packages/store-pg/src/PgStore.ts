@@ -18,6 +18,7 @@ import { Duration, Effect, Layer, type Redacted } from "effect"
 import { join } from "node:path"
 import * as Pglite from "./internal/pglite.js"
 import initial from "./migrations/0001_initial.js"
+import emailDelivery from "./migrations/0002_email_delivery.js"
 
 /**
  * @since 0.1.0
@@ -57,7 +58,8 @@ export type Client = SqlClient.SqlClient | PgClient.PgClient
  * @category migrations
  */
 export const migrations: Migrator.Loader = Migrator.fromRecord({
-  "0001_initial": initial
+  "0001_initial": initial,
+  "0002_email_delivery": emailDelivery
 })
 
 /**

@@ -14,6 +14,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { AnchorJournal } from "@sigil/core/AnchorJournal"
 import type { AuditLog } from "@sigil/core/AuditLog"
 import type { BatchStore } from "@sigil/core/BatchStore"
+import type { EmailDeliveryStore } from "@sigil/core/EmailDeliveryStore"
 import type { EventStore } from "@sigil/core/EventStore"
 import type { IdempotencyStore } from "@sigil/core/IdempotencyStore"
 import type { JobQueue } from "@sigil/core/JobQueue"
@@ -28,6 +29,7 @@ import type { InvalidMasterKey } from "./Envelope.js"
 import * as PgAnchorJournal from "./PgAnchorJournal.js"
 import * as PgAuditLog from "./PgAuditLog.js"
 import * as PgBatchStore from "./PgBatchStore.js"
+import * as PgEmailDeliveryStore from "./PgEmailDeliveryStore.js"
 import * as PgEventStore from "./PgEventStore.js"
 import * as PgIdempotencyStore from "./PgIdempotencyStore.js"
 import * as PgJobQueue from "./PgJobQueue.js"
@@ -56,6 +58,7 @@ export type Ports =
   | StatusListStore
   | JobQueue
   | AnchorJournal
+  | EmailDeliveryStore
   | KeyVault
 
 /**
@@ -89,5 +92,6 @@ export const layer = (options: Options): Layer.Layer<Ports, InvalidMasterKey, Sq
     PgStatusListStore.layer,
     PgJobQueue.layer,
     PgAnchorJournal.layer,
+    PgEmailDeliveryStore.layer,
     PgKeyVault.layer(options)
   )

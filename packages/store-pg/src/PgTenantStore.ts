@@ -21,6 +21,9 @@ interface TenantRow {
   readonly branding: { readonly accentColor?: string | null; readonly logoUrl?: string | null } | null
   readonly recipient_name_mode: RecipientNameMode
   readonly ip_allowlist: ReadonlyArray<string>
+  readonly email_delivery_enabled: boolean
+  readonly email_sender_name: string | null
+  readonly email_reply_to: string | null
   readonly created_at: Date
 }
 
@@ -45,7 +48,18 @@ const toTenant = (r: TenantRow): Tenant => ({
     : { accentColor: opt(r.branding.accentColor), logoUrl: opt(r.branding.logoUrl) },
   recipientNameMode: r.recipient_name_mode,
   ipAllowlist: [...r.ip_allowlist],
+  emailDelivery: {
+    enabled: r.email_delivery_enabled,
+    senderName: opt(r.email_sender_name),
+    replyTo: opt(r.email_reply_to)
+  },
   createdAt: r.created_at
+})
+
+const emailDeliveryColumns = (e: Tenant["emailDelivery"]) => ({
+  email_delivery_enabled: e.enabled,
+  email_sender_name: e.senderName ?? null,
+  email_reply_to: e.replyTo ?? null
 })
 
 const toApiKey = (r: KeyRow): ApiKey => ({
@@ -85,6 +99,7 @@ export const make: Effect.Effect<TenantStore["Type"], never, SqlClient.SqlClient
             branding: nullableJson(t.branding),
             recipient_name_mode: t.recipientNameMode,
             ip_allowlist: [...t.ipAllowlist],
+            ...emailDeliveryColumns(t.emailDelivery),
             created_at: t.createdAt
           })
         }`.pipe(Effect.asVoid, op("PgTenantStore.create")),
@@ -103,6 +118,7 @@ export const make: Effect.Effect<TenantStore["Type"], never, SqlClient.SqlClient
         if (patch.branding !== undefined) set.branding = nullableJson(patch.branding)
         if (patch.recipientNameMode !== undefined) set.recipient_name_mode = patch.recipientNameMode
         if (patch.ipAllowlist !== undefined) set.ip_allowlist = [...patch.ipAllowlist]
+        if (patch.emailDelivery !== undefined) Object.assign(set, emailDeliveryColumns(patch.emailDelivery))
         if (Object.keys(set).length === 0) return get(id)
         return sql<TenantRow>`UPDATE tenants SET ${sql.update(set)} WHERE id = ${id} RETURNING *`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toTenant)),

@@ -2,7 +2,9 @@
  * The store itself: migrations, the embedded PGlite's persistence and lock, and secrets at rest.
  */
 import { assert, describe, it } from "@effect/vitest"
+import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
+import { PgClient } from "@effect/sql-pg"
 import * as BatchStore from "@sigil/core/BatchStore"
 import * as KeyVault from "@sigil/core/KeyVault"
 import * as TenantStore from "@sigil/core/TenantStore"
@@ -13,6 +15,7 @@ import { rmSync } from "node:fs"
 import { afterAll } from "vitest"
 import { batchOf, tenantOf } from "../../core/test/contracts/fixtures.js"
 import * as Envelope from "../src/Envelope.js"
+import initial from "../src/migrations/0001_initial.js"
 import * as PgKeyVault from "../src/PgKeyVault.js"
 import * as PgStore from "../src/PgStore.js"
 import * as PgStores from "../src/PgStores.js"
@@ -50,7 +53,7 @@ describe("PgStore on PGlite", () => {
         assert.deepStrictEqual(yield* PgStore.migrate, [])
         const sql = yield* SqlClient.SqlClient
         const applied = yield* sql<{ readonly name: string }>`SELECT name FROM ${sql(PgStore.MIGRATIONS_TABLE)}`
-        assert.deepStrictEqual(applied.map((r) => r.name), ["initial"])
+        assert.deepStrictEqual(applied.map((r) => r.name), ["initial", "email_delivery"])
       }))
     }), { timeout: 60_000 })
 
@@ -145,6 +148,7 @@ const reachable = await postgresReachable()
 if (!reachable) console.log(SKIP_MESSAGE)
 // Created (and dropped after the last test) at collection: hooks cannot be added from a test.
 const unmigrated = reachable ? await freshDatabase() : undefined
+const atFirstMigration = reachable ? await freshDatabase() : undefined
 
 describe.skipIf(!reachable)("PgStore on Postgres", () => {
   it.effect("several processes starting at once migrate one database once", () =>
@@ -164,6 +168,32 @@ describe.skipIf(!reachable)("PgStore on Postgres", () => {
           return sql<{ readonly migration_id: number }>`SELECT migration_id FROM ${sql(PgStore.MIGRATIONS_TABLE)}`
         }
       ))
-      assert.deepStrictEqual(applied.map((r) => r.migration_id), [1])
+      assert.deepStrictEqual(applied.map((r) => r.migration_id), [1, 2])
+    }), { timeout: 60_000 })
+
+  it.effect("a database at 0001 with tenants takes 0002: their e-mail delivery is off", () =>
+    Effect.gen(function*() {
+      const url = atFirstMigration!
+      const tenant = tenantOf()
+      // The schema as it was before 0002, with a tenant in it.
+      yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE ${sql(PgStore.MIGRATIONS_TABLE)} (
+          migration_id integer PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now(), name text NOT NULL)`
+        yield* Migrator.make({})({ loader: Migrator.fromRecord({ "0001_initial": initial }), table: PgStore.MIGRATIONS_TABLE })
+        yield* sql`INSERT INTO tenants (id, name, plan, recipient_name_mode, created_at)
+          VALUES (${tenant.id}, ${tenant.name}, ${tenant.plan}, ${tenant.recipientNameMode}, ${tenant.createdAt})`
+      }).pipe(Effect.provide(PgClient.layer({ url, maxConnections: 1 })), Effect.scoped)
+      const migrated = yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const applied = yield* sql<{ readonly name: string }>`SELECT name FROM ${sql(PgStore.MIGRATIONS_TABLE)} ORDER BY migration_id`
+        const stored = yield* Effect.flatMap(TenantStore.TenantStore, (s) => s.get(tenant.id))
+        return { applied: applied.map((r) => r.name), stored }
+      }).pipe(
+        Effect.provide(PgStores.layer({ masterKey: MASTER_KEY }).pipe(Layer.provideMerge(PgStore.layerPostgres({ url, maxConnections: 1 })))),
+        Effect.scoped
+      )
+      assert.deepStrictEqual(migrated.applied, ["initial", "email_delivery"])
+      assert.deepStrictEqual(migrated.stored, Option.some(tenant))
     }), { timeout: 60_000 })
 })

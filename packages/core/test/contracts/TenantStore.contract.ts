@@ -28,7 +28,8 @@ export const tenantStoreContract = <E>(name: string, stores: Layer.Layer<TenantS
           awardingBody: { name: "Faculté des Sciences", url: "https://sciences.example", logoUrl: undefined },
           branding: { accentColor: "#123abc", logoUrl: "https://cdn.example/logo.png" },
           recipientNameMode: "plain",
-          ipAllowlist: ["10.0.0.0/8", "2001:db8::/32"]
+          ipAllowlist: ["10.0.0.0/8", "2001:db8::/32"],
+          emailDelivery: { enabled: true, senderName: "Faculté — Diplômes", replyTo: "registrar@sciences.example" }
         })
         yield* s.create(tenant)
         assert.deepStrictEqual(yield* s.get(tenant.id), Option.some(tenant))
@@ -90,6 +91,24 @@ export const tenantStoreContract = <E>(name: string, stores: Layer.Layer<TenantS
         )
         assert.deepStrictEqual(yield* s.update(tenant.id, {}), yield* s.get(tenant.id))
         assert.isTrue(Option.isNone(yield* s.update(Ids.unsafeMake("tnt"), { name: "x" })))
+      }))
+
+    it.effect("replaces the e-mail delivery setting as a whole; a new tenant has it off", () =>
+      Effect.gen(function*() {
+        const s = yield* store
+        const tenant = yield* newTenant()
+        assert.deepStrictEqual(
+          Option.getOrThrow(yield* s.get(tenant.id)).emailDelivery,
+          { enabled: false, senderName: undefined, replyTo: undefined }
+        )
+        const on = { enabled: true, senderName: "Registrar", replyTo: "registrar@univ.example" }
+        assert.deepStrictEqual(yield* s.update(tenant.id, { emailDelivery: on }), Option.some({ ...tenant, emailDelivery: on }))
+        const bare = { enabled: true, senderName: undefined, replyTo: undefined }
+        yield* s.update(tenant.id, { emailDelivery: bare, plan: "institution" })
+        assert.deepStrictEqual(yield* s.get(tenant.id), Option.some({ ...tenant, plan: "institution" as const, emailDelivery: bare }))
+        // Other updates leave it alone.
+        yield* s.update(tenant.id, { displayName: "X" })
+        assert.deepStrictEqual(Option.getOrThrow(yield* s.get(tenant.id)).emailDelivery, bare)
       }))
 
     it.effect("finds an API key by the hash of its secret, with its tenant", () =>

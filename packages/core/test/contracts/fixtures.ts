@@ -31,6 +31,7 @@ export const tenantOf = (overrides: Partial<TenantStore.Tenant> = {}): TenantSto
   branding: undefined,
   recipientNameMode: "hashed",
   ipAllowlist: [],
+  emailDelivery: TenantStore.emailDeliveryOff,
   createdAt: at("2025-03-01T10:00:00.123Z"),
   ...overrides
 })

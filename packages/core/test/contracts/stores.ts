@@ -7,6 +7,7 @@ import type { Ports } from "../../src/MemoryStores.js"
 import { anchorJournalContract } from "./AnchorJournal.contract.js"
 import { auditLogContract } from "./AuditLog.contract.js"
 import { batchStoreContract } from "./BatchStore.contract.js"
+import { emailDeliveryStoreContract } from "./EmailDeliveryStore.contract.js"
 import { eventStoreContract } from "./EventStore.contract.js"
 import { idempotencyStoreContract } from "./IdempotencyStore.contract.js"
 import { jobQueueContract } from "./JobQueue.contract.js"
@@ -33,5 +34,6 @@ export const storeContracts = <E>(name: string, stores: Layer.Layer<Ports, E>): 
   statusListStoreContract(name, stores)
   jobQueueContract(name, stores)
   anchorJournalContract(name, stores)
+  emailDeliveryStoreContract(name, stores)
   keyVaultContract(name, stores)
 }

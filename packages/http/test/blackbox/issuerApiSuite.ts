@@ -593,7 +593,8 @@ export const issuerApiSuite = (name: string, makeLayer: () => Harness.StoreLayer
           status: "pending",
           revoked: false,
           erased: false,
-          signed_credential: null
+          signed_credential: null,
+          email_delivery: null
         })
         expectError(
           await h.request("GET", "/v1/credentials/crd_01ARZ3NDEKTSV4RRFFQ69G5FAV", { key: t.key }),
@@ -676,6 +677,7 @@ export const issuerApiSuite = (name: string, makeLayer: () => Harness.StoreLayer
           environment: "test",
           awarding_body: null,
           verify_page_branding: null,
+          email_delivery: { enabled: false, sender_name: null, reply_to: null },
           credentials_issued_this_month: 0,
           credentials_limit_this_month: 10_000
         })
@@ -849,11 +851,25 @@ export const issuerApiSuite = (name: string, makeLayer: () => Harness.StoreLayer
         const id = created.body.id
         expect((await h.admin("GET", `/admin/tenants/${id}`)).body).toEqual(created.body)
         const updated = await h.admin("PATCH", `/admin/tenants/${id}`, { plan: "institution", recipient_name_mode: "plain" })
-        expect(updated.body).toMatchObject({ plan: "institution", recipient_name_mode: "plain" })
+        expect(updated.body).toMatchObject({
+          plan: "institution",
+          recipient_name_mode: "plain",
+          email_delivery: { enabled: false, sender_name: null, reply_to: null }
+        })
+        // E-mail delivery: set as a whole on the admin channel, shown to the tenant.
+        const mail = { enabled: true, sender_name: "Registrar's Office", reply_to: "registrar@example.edu" }
+        expect((await h.admin("PATCH", `/admin/tenants/${id}`, { email_delivery: mail })).body.email_delivery).toEqual(mail)
+        const bare = await h.admin("PATCH", `/admin/tenants/${id}`, { email_delivery: { enabled: true } })
+        expect(bare.body.email_delivery).toEqual({ enabled: true, sender_name: null, reply_to: null })
+        expect((await h.admin("PATCH", `/admin/tenants/${id}`, { email_delivery: mail })).status).toBe(200)
         const key = await h.admin("POST", `/admin/tenants/${id}/keys`, { environment: "live" })
         expect(key.status).toBe(201)
         expect(key.body).toMatchObject({ id: expect.stringMatching(/^ak_/), environment: "live", key: expect.stringMatching(/^sigil_live_/) })
-        expect((await h.request("GET", "/v1/tenants/me", { key: key.body.key })).body).toMatchObject({ id, environment: "live" })
+        expect((await h.request("GET", "/v1/tenants/me", { key: key.body.key })).body).toMatchObject({
+          id,
+          environment: "live",
+          email_delivery: mail
+        })
         expect((await h.admin("POST", `/admin/keys/${key.body.id}/revoke`)).status).toBe(200)
         expectError(await h.request("GET", "/v1/tenants/me", { key: key.body.key }), 401, "api_key_revoked")
       })
@@ -871,6 +887,11 @@ export const issuerApiSuite = (name: string, makeLayer: () => Harness.StoreLayer
         const cidr = await h.admin("PATCH", `/admin/tenants/${dev.id}`, { ip_allowlist: ["10.0.0.0/33"] })
         expectError(cidr, 400, "invalid_field_format")
         expect(cidr.body.error.message).toContain("ip_allowlist[0]")
+        for (const email_delivery of [{}, { enabled: "yes" }, { enabled: true, reply_to: "not an address" }, { enabled: true, sender_name: " " }, { enabled: true, sender_name: "a\r\nBcc: x@y.org" }, []]) {
+          const reply = await h.admin("PATCH", `/admin/tenants/${dev.id}`, { email_delivery })
+          expect(reply.status, JSON.stringify(email_delivery)).toBe(400)
+          expect(["missing_required_field", "invalid_field_format"]).toContain(reply.body.error.code)
+        }
         expectError(await h.admin("GET", "/v1/tenants/me"), 404, "route_not_found")
       })
     })

@@ -27,7 +27,9 @@ export const tables = {
   audit: "audit_log",
   statusLists: "status_lists",
   jobs: "jobs",
-  journal: "anchor_journal"
+  journal: "anchor_journal",
+  emailDeliveries: "email_deliveries",
+  claimTokens: "claim_tokens"
 } as const
 
 /**
@@ -74,4 +76,12 @@ export const duplicate = (table: string, key: string): never => {
 export const requireTenant = (store: Store, tenantId: string): void => {
   const tenants = store.table(tables.tenants, () => new Map<string, unknown>())
   if (!tenants.has(tenantId)) throw new Error(`foreign key violation: no tenant ${tenantId}`)
+}
+
+/**
+ * The foreign key to `credentials` on Postgres. @internal
+ */
+export const requireCredential = (store: Store, credentialId: string): void => {
+  const credentials = store.table(tables.credentials, () => new Map<string, unknown>())
+  if (!credentials.has(credentialId)) throw new Error(`foreign key violation: no credential ${credentialId}`)
 }

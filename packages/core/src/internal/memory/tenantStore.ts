@@ -5,9 +5,16 @@
  */
 import { Effect, Option } from "effect"
 import type { ApiKeyId, TenantId } from "../../Ids.js"
-import type { ApiKey, Service, Tenant } from "../../TenantStore.js"
+import type { ApiKey, EmailDeliverySettings, Service, Tenant } from "../../TenantStore.js"
 import { MemoryStore } from "../../Transactor.js"
 import { ascending, copy, duplicate, locked, requireTenant, tables } from "./store.js"
+
+// Only the columns Postgres keeps.
+const emailDeliveryRow = (e: EmailDeliverySettings): EmailDeliverySettings => ({
+  enabled: e.enabled,
+  senderName: e.senderName,
+  replyTo: e.replyTo
+})
 
 interface KeyRow {
   readonly key: ApiKey
@@ -26,7 +33,7 @@ export const make: Effect.Effect<Service, never, MemoryStore> = Effect.map(Memor
     create: (tenant) =>
       locked(store, () => {
         if (tenants.has(tenant.id)) duplicate(tables.tenants, tenant.id)
-        tenants.set(tenant.id, copy(tenant))
+        tenants.set(tenant.id, copy({ ...tenant, emailDelivery: emailDeliveryRow(tenant.emailDelivery) }))
       }),
     get: (id) => locked(store, () => Option.map(Option.fromNullable(tenants.get(id)), copy)),
     list: () => locked(store, () => [...tenants.values()].sort(byAge).map(copy)),
@@ -42,7 +49,8 @@ export const make: Effect.Effect<Service, never, MemoryStore> = Effect.map(Memor
           ...(patch.awardingBody !== undefined ? { awardingBody: patch.awardingBody ?? undefined } : {}),
           ...(patch.branding !== undefined ? { branding: patch.branding ?? undefined } : {}),
           ...(patch.recipientNameMode !== undefined ? { recipientNameMode: patch.recipientNameMode } : {}),
-          ...(patch.ipAllowlist !== undefined ? { ipAllowlist: patch.ipAllowlist } : {})
+          ...(patch.ipAllowlist !== undefined ? { ipAllowlist: patch.ipAllowlist } : {}),
+          ...(patch.emailDelivery !== undefined ? { emailDelivery: emailDeliveryRow(patch.emailDelivery) } : {})
         }
         tenants.set(id, copy(next))
         return Option.some(copy(next))
