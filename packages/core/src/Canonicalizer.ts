@@ -62,6 +62,37 @@ const undefinedTermsIn = (nquads: string): ReadonlyArray<string> => {
   return [...terms]
 }
 
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"])
+const ID_KEYS = new Set(["id", "@id", "type", "@type"])
+
+/**
+ * jsonld.js 9 files nodes in plain objects keyed by their `@id` (and types, terms…): an `@id`
+ * of `"__proto__"` pollutes Object.prototype and breaks every later canonicalization in the
+ * process (found by the property tests). No credential needs such a name, so documents that use
+ * one as a key or as an identifier or type are refused before jsonld.js sees them.
+ */
+const prototypeKeyIn = (value: unknown, depth = 0): string | undefined => {
+  if (depth > 200 || typeof value !== "object" || value === null) return undefined
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const found = prototypeKeyIn(item, depth + 1)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  for (const [key, child] of Object.entries(value)) {
+    if (PROTOTYPE_KEYS.has(key)) return key
+    if (ID_KEYS.has(key)) {
+      for (const id of Array.isArray(child) ? child : [child]) {
+        if (typeof id === "string" && PROTOTYPE_KEYS.has(id)) return id
+      }
+    }
+    const found = prototypeKeyIn(child, depth + 1)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 /**
  * Canonicalizes with jsonld.js 9 (RDFC-1.0, the reference implementation) and the bundled,
  * offline contexts.
@@ -70,7 +101,15 @@ const undefinedTermsIn = (nquads: string): ReadonlyArray<string> => {
  * @category constructors
  */
 export const jsonldCanonicalize = (document: object): Effect.Effect<string, CanonicalizationError> =>
-  Effect.tryPromise({
+  Effect.suspend(() => {
+    const refused = prototypeKeyIn(document)
+    return refused === undefined ? Effect.void : Effect.fail(
+      new CanonicalizationError({
+        message: `Refused: "${refused}" as a JSON-LD key or identifier (jsonld.js would write it onto Object.prototype)`,
+        undefinedTerms: []
+      })
+    )
+  }).pipe(Effect.zipRight(Effect.tryPromise({
     try: () =>
       jsonld.canonize(withFallbackVocab(document as Record<string, unknown>), {
         algorithm: "RDFC-1.0",
@@ -85,7 +124,7 @@ export const jsonldCanonicalize = (document: object): Effect.Effect<string, Cano
         message: `JSON-LD canonicalization failed: ${cause instanceof Error ? cause.message : String(cause)}`,
         undefinedTerms: []
       })
-  }).pipe(Effect.flatMap(refuseUndefinedTerms))
+  }).pipe(Effect.flatMap(refuseUndefinedTerms))))
 
 const refuseUndefinedTerms = (nquads: string): Effect.Effect<string, CanonicalizationError> => {
   if (!nquads.includes("<http://fallback.org/")) return Effect.succeed(nquads)

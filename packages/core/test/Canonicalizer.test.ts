@@ -49,6 +49,24 @@ describe("Canonicalizer", () => {
       assert.include(error.message, "https://example.com/some/context.jsonld")
     }))
 
+  it.effect("refuses __proto__ as an identifier, type or key (jsonld.js would pollute Object.prototype), and stays healthy", () =>
+    Effect.gen(function*() {
+      const doc = json("ob3-blockcerts-generated/recommended.unsigned.json")
+      const hostile = [
+        { ...doc, issuer: { ...doc.issuer, id: "__proto__" } },
+        { ...doc, credentialSubject: { ...doc.credentialSubject, type: ["AchievementSubject", "__proto__"] } },
+        { ...doc, evidence: [{ ...doc.evidence[0], "@id": "constructor" }] },
+        JSON.parse(`{"@context": ${JSON.stringify(doc["@context"])}, "__proto__": {"id": "x"}}`)
+      ]
+      for (const document of hostile) {
+        const error = yield* Effect.flip(canonicalize(document))
+        assert.include(error.message, "Object.prototype")
+      }
+      assert.deepStrictEqual(Object.keys(Object.prototype), [])
+      const nquads = yield* canonicalize(doc)
+      assert.strictEqual(Canonicalizer.hashHex(nquads), "143531b457d60be1c2ba924f4f2ea67a9a85319793ae3d652529165dde53c996")
+    }))
+
   it("serves every bundled URL and refuses others", async () => {
     for (const url of Contexts.urls) {
       const remote = await Contexts.documentLoader(url)
