@@ -13,7 +13,8 @@ import { Effect, Layer } from "effect"
 import type { PageConfig, PageStep, Verdict } from "../VerifyPageText.js"
 import { formatDate, formatDateTime, toVerdict, withRecordedRevocation } from "../VerifyPageText.js"
 import * as Dom from "./dom.js"
-import * as Ports from "./ports.js"
+// The same fetch-based ports as the `sigil verify` CLI: one implementation of verifying over the network.
+import * as NetworkVerifier from "@sigil/client/NetworkVerifier"
 
 const readConfig = (): PageConfig | undefined => {
   const node = document.getElementById("sigil-page")
@@ -39,7 +40,7 @@ const now = () => formatDateTime(new Date().toISOString())
 const check = (config: PageConfig, document: unknown): Promise<Verdict> => {
   const layer = Layer.merge(
     Canonicalizer.layerJsonld,
-    Ports.layer({ rpc: config.rpc, localOrigins: [location.origin, config.publicBaseUrl] })
+    NetworkVerifier.ports({ rpc: config.rpc, localOrigins: [location.origin, config.publicBaseUrl] })
   )
   Dom.setSteps(pendingSteps)
   return Effect.runPromise(
