@@ -28,48 +28,28 @@ import * as FastCanonicalizer from "../src/FastCanonicalizer.js"
 import * as Issuance from "../src/Issuance.js"
 import * as Merkle from "../src/Merkle.js"
 import * as Primitives from "../src/Primitives.js"
+import * as Fixture from "./support/batch.js"
 
-const BATCH = 500
+const BATCH = Fixture.BATCH
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
 const secretKey = ed25519.utils.randomSecretKey()
-const settings: Issuance.IssuerSettings = {
-  tenantId: "tnt_01JBENCH000000000000000000",
-  issuer: { did: "did:web:sigil.example:tenants:01jbench000000000000000000", name: "Benchmark University", url: "https://bench.example" },
-  recipientNameMode: "hashed",
-  eddsaMethod: "did:web:sigil.example:tenants:01jbench000000000000000000#key-ed25519-1",
-  merkleMethod: "did:web:sigil.example:tenants:01jbench000000000000000000#key-1"
-}
-const content = (i: number): Document.Content => ({
-  recipient: { id: `urn:uuid:${crypto.randomUUID()}`, name: `Graduate number ${i}` },
-  achievement: {
-    name: "Bachelor of Science in Computer Science",
-    description: "Awarded for completing the three-year programme in computer science with honours.",
-    criteria: { narrative: "Completed 180 ECTS credits including a final-year project." },
-    alignment: [
-      { targetFramework: "ESCO", targetCode: "S5.6.1", targetName: "manage data", targetUrl: "http://data.europa.eu/esco/skill/abc" },
-      { targetFramework: "ISCED-F", targetCode: "0613", targetName: "Software and applications development" }
-    ]
-  },
-  issuanceDate: "2025-06-30T00:00:00Z",
-  evidence: [{ id: "https://bench.example/evidence/1", narrative: "Final project report." }]
-})
-const credentials = Array.from({ length: BATCH }, (_, i) => content(i))
-const anchor = { chainId: 31337, txHash: `0x${"ab".repeat(32)}`, created: new Date("2025-06-30T10:00:30Z") }
-const signedAt = new Date("2025-06-30T10:00:00Z")
+const credentials = Fixture.credentials(BATCH)
+const anchor = Fixture.anchor
+const signedAt = Fixture.signedAt
 
 // Signing a whole batch as the pipeline does: signBatch, then the Merkle proofs once anchored.
 const signAll = (layer: typeof Canonicalizer.layerFast) =>
   Effect.gen(function*() {
     const batch = yield* Issuance.signBatch({
       credentials,
-      settings,
+      settings: Fixture.settings,
       signedAt,
       sign: (m) => Effect.sync(() => Issuance.signEd25519(secretKey, m))
     })
-    return Issuance.complete(batch, settings, anchor)
+    return Issuance.complete(batch, Fixture.settings, anchor)
   }).pipe(Effect.provide(layer))
 
-const documents = credentials.map((c) => Document.build(c, settings.issuer, { tenantId: settings.tenantId, recipientNameMode: "hashed" }))
+const documents = credentials.map((c) => Document.build(c, Fixture.settings.issuer, { tenantId: Fixture.settings.tenantId, recipientNameMode: "hashed" }))
 // The baseline: what jsonld.js alone costs for the same documents.
 const baseline = Effect.forEach(documents, (d) => Effect.map(Canonicalizer.jsonldCanonicalize(d), Canonicalizer.hashHex))
 
@@ -126,16 +106,16 @@ const parts = (() => {
     let nquads: Array<string> = []
     let hashes: Array<Uint8Array> = []
     const t = {
-      build: timeSync(() => (docs = credentials.map((c) => Document.build(c, settings.issuer, { tenantId: settings.tenantId, recipientNameMode: "hashed" })))),
+      build: timeSync(() => (docs = credentials.map((c) => Document.build(c, Fixture.settings.issuer, { tenantId: Fixture.settings.tenantId, recipientNameMode: "hashed" })))),
       canonicalize: timeSync(() => (nquads = docs.map((d) => FastCanonicalizer.canonicalize(d)!))),
       sha256: timeSync(() => (hashes = nquads.map(Canonicalizer.sha256Bytes))),
-      sign: timeSync(() => hashes.map((h) => Eddsa.proofObject({ verificationMethod: settings.eddsaMethod, created: "2025-06-30T10:00:00Z" }, Issuance.signEd25519(secretKey, Eddsa.signingInput(h, h))))),
+      sign: timeSync(() => hashes.map((h) => Eddsa.proofObject({ verificationMethod: Fixture.settings.eddsaMethod, created: "2025-06-30T10:00:00Z" }, Issuance.signEd25519(secretKey, Eddsa.signingInput(h, h))))),
       tree: 0,
       proofs: 0
     }
     let tree: Merkle.Tree | undefined
     t.tree = timeSync(() => (tree = Merkle.build(hashes as [Uint8Array, ...Array<Uint8Array>])))
-    t.proofs = timeSync(() => Issuance.merkleProofs({ targetHashes: hashes.map((h) => Merkle.rootHex({ levels: [], root: h })), anchor, verificationMethod: settings.merkleMethod }))
+    t.proofs = timeSync(() => Issuance.merkleProofs({ targetHashes: hashes.map((h) => Merkle.rootHex({ levels: [], root: h })), anchor, verificationMethod: Fixture.settings.merkleMethod }))
     void tree
     if (r > 0) for (const k of Object.keys(acc) as Array<keyof typeof acc>) acc[k] += t[k] / rounds
   }

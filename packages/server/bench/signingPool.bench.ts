@@ -11,53 +11,32 @@
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
 import * as Canonicalizer from "@sigil/core/Canonicalizer"
-import type * as Document from "@sigil/core/Document"
 import * as Issuance from "@sigil/core/Issuance"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { availableParallelism, loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
 import * as NodePrimitives from "../src/NodePrimitives.js"
 import * as SigningPool from "../src/SigningPool.js"
+import * as Fixture from "../../core/bench/support/batch.js"
 
-const BATCH = 500
+const BATCH = Fixture.BATCH
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15)
 
 NodePrimitives.install()
 const secretKey = ed25519.utils.randomSecretKey()
-const settings: Issuance.IssuerSettings = {
-  tenantId: "tnt_01JBENCH000000000000000000",
-  issuer: { did: "did:web:sigil.example:tenants:01jbench000000000000000000", name: "Benchmark University", url: "https://bench.example" },
-  recipientNameMode: "hashed",
-  eddsaMethod: "did:web:sigil.example:tenants:01jbench000000000000000000#key-ed25519-1",
-  merkleMethod: "did:web:sigil.example:tenants:01jbench000000000000000000#key-1"
-}
-const content = (i: number): Document.Content => ({
-  recipient: { id: `urn:uuid:${crypto.randomUUID()}`, name: `Graduate number ${i}` },
-  achievement: {
-    name: "Bachelor of Science in Computer Science",
-    description: "Awarded for completing the three-year programme in computer science with honours.",
-    criteria: { narrative: "Completed 180 ECTS credits including a final-year project." },
-    alignment: [
-      { targetFramework: "ESCO", targetCode: "S5.6.1", targetName: "manage data", targetUrl: "http://data.europa.eu/esco/skill/abc" },
-      { targetFramework: "ISCED-F", targetCode: "0613", targetName: "Software and applications development" }
-    ]
-  },
-  issuanceDate: "2025-06-30T00:00:00Z",
-  evidence: [{ id: "https://bench.example/evidence/1", narrative: "Final project report." }]
-})
-const credentials = Array.from({ length: BATCH }, (_, i) => content(i))
-const anchor = { chainId: 31337, txHash: `0x${"ab".repeat(32)}`, created: new Date("2025-06-30T10:00:30Z") }
+const credentials = Fixture.credentials(BATCH)
+const anchor = Fixture.anchor
 
 // `completeWith` encodes the proofValues through the pool's ProofValueEncoder when there is
 // one, in this thread otherwise (as `complete` does).
 const signAndProve = Effect.gen(function*() {
   const batch = yield* Issuance.signBatch({
     credentials,
-    settings,
+    settings: Fixture.settings,
     signedAt: new Date("2025-06-30T10:00:00Z"),
     sign: (m) => Effect.sync(() => Issuance.signEd25519(secretKey, m))
   })
-  return yield* Issuance.completeWith(batch, settings, anchor)
+  return yield* Issuance.completeWith(batch, Fixture.settings, anchor)
 })
 
 const measure = async (runtime: ManagedRuntime.ManagedRuntime<Canonicalizer.Canonicalizer, never>) => {
