@@ -114,6 +114,10 @@ export const sign = <E>(args: {
 export const isEddsaProof = (proof: { readonly [key: string]: unknown }): boolean =>
   proof.type === "DataIntegrityProof" && proof.cryptosuite === CRYPTOSUITE
 
+// The proof configuration is the same for every credential of a batch (same `created`, key and
+// context), and canonicalization is a pure function of it: remember the last few hashes.
+const configHashes = new Map<string, Uint8Array>()
+
 /**
  * Why a proof does not verify, or `undefined` when it does. The document is the whole secured
  * document; the proof is one of its proofs (neither carries `previousProof`, decisions §1).
@@ -145,7 +149,13 @@ export const verify = (
     if (signature.length !== 64) return "the signature is not 64 bytes"
     const canonicalizer = yield* Canonicalizer.Canonicalizer
     const config = { ...proofOptions, "@context": document["@context"] ?? null }
-    const configHash = Primitives.sha256Utf8(yield* canonicalizer.canonicalize(config))
+    const configKey = JSON.stringify(config)
+    let configHash = configHashes.get(configKey)
+    if (configHash === undefined) {
+      configHash = Primitives.sha256Utf8(yield* canonicalizer.canonicalize(config))
+      if (configHashes.size >= 256) configHashes.clear()
+      configHashes.set(configKey, configHash)
+    }
     let documentHash = options.documentHash
     if (documentHash === undefined) {
       const { proof: _proof, ...unsecured } = document
