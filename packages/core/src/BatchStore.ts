@@ -65,6 +65,18 @@ export interface RecipientData {
 }
 
 /**
+ * What a batch view lists of each of its credentials: no document, no content.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CredentialSummary {
+  readonly id: CredentialId
+  readonly batchId: BatchId
+  readonly recipientId: string
+}
+
+/**
  * Keyset pagination, newest first: `before` is the last row of the previous page.
  *
  * @since 0.1.0
@@ -109,6 +121,12 @@ export interface Service {
   readonly credentialById: (id: CredentialId) => Effect.Effect<Option.Option<CredentialRecord>>
   /** A batch's credentials in position order. */
   readonly credentialsOf: (batchId: BatchId) => Effect.Effect<ReadonlyArray<CredentialRecord>>
+  /**
+   * The summaries of these batches' credentials, batch by batch in the order given, each in
+   * position order: what batch views list, read without the documents (a 500-credential
+   * batch's documents are ≈2 MB; a page of batches would read them all).
+   */
+  readonly credentialSummariesOf: (batchIds: ReadonlyArray<BatchId>) => Effect.Effect<ReadonlyArray<CredentialSummary>>
   /** Updates state flags and, when given, the document and status-list slot. */
   readonly saveCredential: (
     id: CredentialId,

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, Option, Redacted, Schema } from "effect"
+import { Array as Arr, Effect, Either, Option, Redacted, Schema } from "effect"
 import type { Principal } from "./Auth.js"
 import * as BatchState from "./BatchState.js"
 import type { BatchRecord, CredentialRecord, RecipientData } from "./BatchStore.js"
@@ -203,7 +203,7 @@ export const get = (
     const store = yield* BatchStore
     const batch = yield* store.getBatch(principal.tenant.id, principal.environment, id)
     if (Option.isNone(batch)) return yield* new BatchNotFound({ id })
-    const credentials = batch.value.status === "anchored" ? yield* store.credentialsOf(id) : undefined
+    const credentials = batch.value.status === "anchored" ? yield* store.credentialSummariesOf([id]) : undefined
     return Views.batch(settings.publicBaseUrl, batch.value, credentials)
   })
 
@@ -245,8 +245,11 @@ export const list = (
     const page = rows.slice(0, query.limit)
     const hasMore = rows.length > query.limit
     const last = page.at(-1)
-    const credentialsOf = (b: BatchRecord) => (b.status === "anchored" ? store.credentialsOf(b.id) : Effect.succeed(undefined))
-    const data = yield* Effect.forEach(page, (b) => Effect.map(credentialsOf(b), (c) => Views.batch(settings.publicBaseUrl, b, c)))
+    // One query for the credentials of every anchored batch of the page.
+    const anchored = page.filter((b) => b.status === "anchored").map((b) => b.id)
+    const summaries = yield* store.credentialSummariesOf(anchored)
+    const byBatch = Arr.groupBy(summaries, (c) => c.batchId)
+    const data = page.map((b) => Views.batch(settings.publicBaseUrl, b, b.status === "anchored" ? byBatch[b.id] ?? [] : undefined))
     return {
       data,
       has_more: hasMore,

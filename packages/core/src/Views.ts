@@ -57,7 +57,10 @@ export interface CredentialSummary {
  * @since 0.1.0
  * @category views
  */
-export const credentialSummary = (publicBaseUrl: string, credential: CredentialRecord): CredentialSummary => ({
+export const credentialSummary = (
+  publicBaseUrl: string,
+  credential: Pick<CredentialRecord, "id" | "recipientId">
+): CredentialSummary => ({
   id: credential.id,
   recipient_id: credential.recipientId,
   verify_url: Settings.verifyUrl(publicBaseUrl, credential.id)
@@ -89,7 +92,7 @@ export interface Batch {
 export const batch = (
   publicBaseUrl: string,
   record: BatchRecord,
-  credentials: ReadonlyArray<CredentialRecord> | undefined
+  credentials: ReadonlyArray<Pick<CredentialRecord, "id" | "recipientId">> | undefined
 ): Batch => ({
   id: record.id,
   status: record.status,

@@ -7,7 +7,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { AnchorRecord, BatchState } from "@sigil/core/BatchState"
-import { type BatchRecord, BatchStore, type CredentialRecord, type RecipientData } from "@sigil/core/BatchStore"
+import { type BatchRecord, BatchStore, type CredentialRecord, type CredentialSummary, type RecipientData } from "@sigil/core/BatchStore"
 import type { ChainName } from "@sigil/core/Chains"
 import type { CredentialState, CredentialStatus, VerificationStatusAfterErasure } from "@sigil/core/CredentialState"
 import type { JsonObject } from "@sigil/core/Document"
@@ -237,6 +237,24 @@ export const make: Effect.Effect<BatchStore["Type"], never, SqlClient.SqlClient>
           Effect.map((rows) => rows.map(toCredential)),
           op("PgBatchStore.credentialsOf")
         ),
+      credentialSummariesOf: (batchIds) =>
+        batchIds.length === 0
+          ? Effect.succeed([])
+          : sql<{ readonly id: string; readonly batch_id: string; readonly recipient_id: string }>`
+              SELECT id, batch_id, recipient_id FROM credentials
+              WHERE batch_id IN ${sql.in(batchIds)} ORDER BY batch_id, position`.pipe(
+              Effect.map((rows) => {
+                const byBatch = new Map<string, Array<CredentialSummary>>()
+                for (const row of rows) {
+                  const summary = { id: row.id as CredentialId, batchId: row.batch_id as BatchId, recipientId: row.recipient_id }
+                  const list = byBatch.get(row.batch_id)
+                  if (list === undefined) byBatch.set(row.batch_id, [summary])
+                  else list.push(summary)
+                }
+                return batchIds.flatMap((id) => byBatch.get(id) ?? [])
+              }),
+              op("PgBatchStore.credentialSummariesOf")
+            ),
       saveCredential: (id, update) =>
         sql`UPDATE credentials SET ${
           sql.update({

@@ -33,6 +33,25 @@ export const batchStoreContract = <E>(
         assert.isTrue(Option.isNone(yield* s.credentialById(Ids.unsafeMake("crd"))))
       }))
 
+    it.effect("summarizes credentials batch by batch in the order asked, each in position order", () =>
+      Effect.gen(function*() {
+        const s = yield* store
+        const tenant = yield* newTenant()
+        const first = batchOf(tenant.id, { n: 3 })
+        const second = batchOf(tenant.id, { n: 2 })
+        // Inserted out of position order: the store sorts, not the caller.
+        yield* s.insert(first.batch, [...first.credentials].reverse(), first.recipients)
+        yield* s.insert(second.batch, second.credentials, second.recipients)
+        const summary = (c: BatchStore.CredentialRecord) => ({ id: c.id, batchId: c.batchId, recipientId: c.recipientId })
+        assert.deepStrictEqual(
+          yield* s.credentialSummariesOf([second.batch.id, first.batch.id]),
+          [...second.credentials, ...first.credentials].map(summary)
+        )
+        assert.deepStrictEqual(yield* s.credentialSummariesOf([first.batch.id]), first.credentials.map(summary))
+        assert.deepStrictEqual(yield* s.credentialSummariesOf([Ids.unsafeMake("bat")]), [])
+        assert.deepStrictEqual(yield* s.credentialSummariesOf([]), [])
+      }))
+
     it.effect("answers None for another tenant's or environment's batch and credential", () =>
       Effect.gen(function*() {
         const s = yield* store

@@ -141,6 +141,9 @@ export const make: Effect.Effect<Service, never, MemoryStore> = Effect.map(Memor
         )),
     credentialById: (id) => locked(store, () => Option.map(Option.fromNullable(credentials.get(id)), copy)),
     credentialsOf: (batchId) => locked(store, () => inBatch(batchId).map(copy)),
+    credentialSummariesOf: (batchIds) =>
+      locked(store, () =>
+        batchIds.flatMap((batchId) => inBatch(batchId).map((c) => ({ id: c.id, batchId: c.batchId, recipientId: c.recipientId })))),
     saveCredential: (id, update) =>
       locked(store, () => {
         const current = credentials.get(id)
