@@ -50,9 +50,13 @@ export interface Service {
  */
 export class RateLimiter extends Context.Tag("@sigil/core/RateLimiter")<RateLimiter, Service>() {}
 
+const ratePerMs = (policy: Policy): number => policy.limit / (policy.windowSeconds * 1000)
+
 /**
  * The token-bucket arithmetic, shared by every adapter so they all decide alike: given the
- * bucket's stored tokens and last update, the decision and the new stored state.
+ * bucket's stored tokens and last update, the decision and the new stored state. (The
+ * Postgres adapter runs the same operations, in the same order, in one SQL statement; see
+ * `refillRatePerMs` and `decisionOf`.)
  *
  * @since 0.1.0
  * @category combinators
@@ -62,20 +66,35 @@ export const decide = (
   policy: Policy,
   now: Date
 ): { readonly decision: Decision; readonly tokens: number; readonly updatedAt: Date } => {
-  const ratePerMs = policy.limit / (policy.windowSeconds * 1000)
   const elapsed = bucket === undefined ? 0 : Math.max(0, now.getTime() - bucket.updatedAt.getTime())
-  const available = bucket === undefined ? policy.limit : Math.min(policy.limit, bucket.tokens + elapsed * ratePerMs)
+  const available = bucket === undefined ? policy.limit : Math.min(policy.limit, bucket.tokens + elapsed * ratePerMs(policy))
   const allowed = available >= 1
   const tokens = allowed ? available - 1 : available
-  const decision: Decision = {
-    allowed,
-    limit: policy.limit,
-    remaining: Math.floor(tokens),
-    resetSeconds: Math.ceil((policy.limit - tokens) / ratePerMs / 1000),
-    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - available) / ratePerMs / 1000))
-  }
-  return { decision, tokens, updatedAt: now }
+  return { decision: decisionOf(policy, allowed, tokens), tokens, updatedAt: now }
 }
+
+/**
+ * Tokens regained per millisecond: what `decide` multiplies the elapsed time by.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const refillRatePerMs: (policy: Policy) => number = ratePerMs
+
+/**
+ * The decision of a take that left `tokens` in the bucket (when refused, the bucket held
+ * exactly `tokens`: nothing was taken).
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const decisionOf = (policy: Policy, allowed: boolean, tokens: number): Decision => ({
+  allowed,
+  limit: policy.limit,
+  remaining: Math.floor(tokens),
+  resetSeconds: Math.ceil((policy.limit - tokens) / ratePerMs(policy) / 1000),
+  retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - tokens) / ratePerMs(policy) / 1000))
+})
 
 /**
  * In memory, in the shared `MemoryStore` of `Transactor.layerMemory` (so it takes part in

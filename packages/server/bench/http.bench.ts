@@ -21,6 +21,29 @@ const CONNECTIONS = 50
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000)
 const POSTS = Number(process.env.BENCH_POSTS ?? 12)
 
+// A realistic diploma of ≈2 KB of input (the issue's "~1 MB" for 500): long description and
+// criteria, two alignments, evidence.
+const prose = (n: number, i: number) =>
+  Array.from({ length: n }, (_, k) => `Sentence ${k + 1} of the programme's record for graduate ${i}, with its learning outcomes.`).join(" ")
+const diplomaBatch = (n: number) => ({
+  credentials: batchOf(n).credentials.map((credential, i) => ({
+    ...credential,
+    recipient: { ...credential.recipient, email: `graduate${i}@example.edu` },
+    achievement: {
+      id: "https://example.edu/programmes/msc-data-science",
+      name: "Master of Science in Data Science",
+      description: prose(8, i),
+      criteria: { narrative: prose(6, i) },
+      alignment: [
+        { targetFramework: "ISCED-F", targetCode: "0688", targetName: "Inter-disciplinary programmes involving ICT", targetUrl: "https://uis.unesco.org/isced-f" },
+        { targetFramework: "ESCO", targetCode: "2511.3", targetName: "data scientist", targetUrl: "http://data.europa.eu/esco/occupation/258e46f9-0075-4a2e-adae-1ff0477e0f30" }
+      ],
+      evidence: [{ id: `https://example.edu/theses/${i}`, narrative: "Thesis defended with distinction." }]
+    },
+    expirationDate: "2036-06-30T00:00:00Z"
+  }))
+})
+
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
 /** One keep-alive request; resolves with its latency in ms and the status. */
@@ -87,7 +110,7 @@ try {
   const get = await load(`${sigil.baseUrl}/v1/batches/${batch.body.id}`, { authorization: `Bearer ${key}` })
 
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-  const body = JSON.stringify(batchOf(500))
+  const body = JSON.stringify(diplomaBatch(500))
   const postMs: Array<number> = []
   for (let i = 0; i < POSTS; i++) {
     const { ms, status } = await call(agent, new URL(`${sigil.baseUrl}/v1/batches`), {

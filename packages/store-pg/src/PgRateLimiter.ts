@@ -1,12 +1,14 @@
 /**
- * `RateLimiter` on Postgres: one row per bucket, shared by every process. A take locks the
- * bucket's row, computes with `RateLimiter.decide` (the arithmetic every adapter shares) and
- * writes the result back, in one short transaction.
+ * `RateLimiter` on Postgres: one row per bucket, shared by every process. A take is one
+ * upsert (it runs on every authenticated request): a missing bucket is created full minus
+ * the take, an existing one is refilled and taken from under the row lock that `ON CONFLICT
+ * DO UPDATE` holds, with the very floating-point operations of `RateLimiter.decide` (the
+ * contract suite checks that the decisions are equal).
  *
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { decide, RateLimiter } from "@sigil/core/RateLimiter"
+import { decide, decisionOf, RateLimiter, refillRatePerMs } from "@sigil/core/RateLimiter"
 import { Effect, Layer } from "effect"
 import { op } from "./internal/sql.js"
 
@@ -18,20 +20,26 @@ export const make: Effect.Effect<RateLimiter["Type"], never, SqlClient.SqlClient
   SqlClient.SqlClient,
   (sql) =>
     RateLimiter.of({
-      take: (key, policy, now) =>
-        sql.withTransaction(Effect.gen(function*() {
-          // Creates the bucket full (what `decide` assumes of a missing one) or, with the
-          // no-op update, locks the existing row until the transaction ends.
-          const [bucket] = yield* sql<{ readonly tokens: number; readonly updated_at: Date }>`
-            INSERT INTO rate_limits (key, tokens, updated_at)
-            VALUES (${key}, ${policy.limit}::double precision, ${now})
-            ON CONFLICT (key) DO UPDATE SET key = EXCLUDED.key
-            RETURNING tokens, updated_at`
-          const next = decide({ tokens: bucket!.tokens, updatedAt: bucket!.updated_at }, policy, now)
-          yield* sql`UPDATE rate_limits SET tokens = ${next.tokens}::double precision, updated_at = ${next.updatedAt}
-            WHERE key = ${key}`
-          return next.decision
-        })).pipe(op("PgRateLimiter.take"))
+      take: (key, policy, now) => {
+        const fresh = decide(undefined, policy, now)
+        // decide: min(limit, tokens + max(0, now − updated) · rate), in float8 like JS numbers;
+        // both instants are whole milliseconds, so the elapsed time is exact.
+        const available = sql`LEAST(
+          ${policy.limit}::double precision,
+          b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (EXCLUDED.updated_at - b.updated_at)) * 1000)::double precision
+            * ${refillRatePerMs(policy)}::double precision)`
+        return sql<{ readonly tokens: number; readonly allowed: boolean }>`
+          INSERT INTO rate_limits AS b (key, tokens, updated_at, allowed)
+          VALUES (${key}, ${fresh.tokens}::double precision, ${now}, ${fresh.decision.allowed})
+          ON CONFLICT (key) DO UPDATE SET
+            tokens = CASE WHEN ${available} >= 1 THEN ${available} - 1 ELSE ${available} END,
+            allowed = ${available} >= 1,
+            updated_at = EXCLUDED.updated_at
+          RETURNING tokens, allowed`.pipe(
+          Effect.map(([bucket]) => decisionOf(policy, bucket!.allowed, bucket!.tokens)),
+          op("PgRateLimiter.take")
+        )
+      }
     })
 )
 
