@@ -8,8 +8,9 @@
  *
  * @since 0.1.0
  */
-import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
+import { bytesToHex } from "@noble/hashes/utils.js"
 import type { NonEmptyReadonlyArray } from "effect/Array"
+import * as Hex from "./Hex.js"
 import * as Primitives from "./Primitives.js"
 
 /**
@@ -125,10 +126,10 @@ export const paths = (tree: Tree): ReadonlyArray<ReadonlyArray<PathStep>> => {
   return out
 }
 
-const HASH_HEX = /^[0-9a-fA-F]{64}$/
+const parseHash = Hex.hash32Bytes
 
-const parseHash = (hex: unknown): Uint8Array | undefined =>
-  typeof hex === "string" && HASH_HEX.test(hex) ? hexToBytes(hex.toLowerCase()) : undefined
+// The pair being hashed while a path is checked (the hash is a new array; this one is reused).
+const scratch = new Uint8Array(64)
 
 const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => {
   if (a.length !== b.length) return false
@@ -158,11 +159,15 @@ export const verify = (targetHash: string, path: ReadonlyArray<PathStep>, merkle
       if (Object.hasOwn(step, "left")) {
         const sibling = parseHash((step as { left: unknown }).left)
         if (sibling === undefined) return false
-        current = hashPair(sibling, current)
+        scratch.set(sibling, 0)
+        scratch.set(current, 32)
+        current = Primitives.sha256(scratch)
       } else if (Object.hasOwn(step, "right")) {
         const sibling = parseHash((step as { right: unknown }).right)
         if (sibling === undefined) return false
-        current = hashPair(current, sibling)
+        scratch.set(current, 0)
+        scratch.set(sibling, 32)
+        current = Primitives.sha256(scratch)
       } else {
         return false
       }

@@ -6,7 +6,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import bs58 from "bs58"
 import { Either, FastCheck as fc } from "effect"
+import { readFileSync } from "node:fs"
 import * as Base58 from "../src/internal/base58.js"
+import { BASE64 } from "../src/internal/base58.wat.js"
+import * as Base58Wasm from "../src/internal/base58Wasm.js"
 import * as Merkle from "../src/Merkle.js"
 import * as MerkleProof2019 from "../src/MerkleProof2019.js"
 
@@ -28,7 +31,15 @@ const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 // Texts that are base58, and texts that are not (0, O, I, l, non-ASCII).
 const texts = fc.oneof(
   fc.string({ unit: fc.constantFrom(...ALPHABET.split("")), maxLength: 1200 }),
-  fc.string({ unit: fc.constantFrom(...`${ALPHABET}0OIl€ z`.split("")), maxLength: 60 })
+  // Around the WebAssembly module's room (4,096 characters) and past it.
+  fc.string({ unit: fc.constantFrom(...ALPHABET.split("")), minLength: 4000, maxLength: 4200 }),
+  fc.string({ unit: fc.constantFrom(...`${ALPHABET}0OIl€ z`.split("")), maxLength: 60 }),
+  // A stray character deep inside a long text, or a multibyte one near the end of the room.
+  fc.tuple(
+    fc.string({ unit: fc.constantFrom(...ALPHABET.split("")), minLength: 40, maxLength: 4100 }),
+    fc.constantFrom("0", "l", "€", "😀", " "),
+    fc.nat()
+  ).map(([text, bad, at]) => text.slice(0, at % text.length) + bad + text.slice(at % text.length))
 )
 
 describe("base58", () => {
@@ -43,17 +54,30 @@ describe("base58", () => {
     )
   })
 
-  it("decodes any text as bs58.decodeUnsafe does, refusals included", () => {
+  it("decodes any text as bs58.decodeUnsafe does, refusals included, with and without WebAssembly", () => {
     fc.assert(
       fc.property(texts, (text) => {
         const expected = bs58.decodeUnsafe(text)
-        const actual = Base58.decodeUnsafe(text)
-        assert.strictEqual(actual === undefined, expected === undefined, text)
-        if (actual !== undefined && expected !== undefined) assert.strictEqual(hex(actual), hex(expected))
+        for (const actual of [Base58.decodeUnsafe(text), Base58.decodeUnsafeJs(text)]) {
+          assert.strictEqual(actual === undefined, expected === undefined, text)
+          if (actual !== undefined && expected !== undefined) assert.strictEqual(hex(actual), hex(expected))
+        }
       }),
-      { numRuns: 3000 }
+      { numRuns: 1500 }
     )
     assert.throws(() => Base58.decode("abc0"))
+  })
+
+  it("decodes in WebAssembly here, and the module is what base58.wat assembles to", async () => {
+    const text = Base58.encode(new Uint8Array(500).fill(7))
+    const decoded = Base58Wasm.decode(text, 0)
+    assert.notStrictEqual(decoded, Base58Wasm.unavailable)
+    assert.strictEqual(hex(decoded as Uint8Array), hex(new Uint8Array(500).fill(7)))
+    const wabt = await (await import("wabt")).default()
+    const wat = readFileSync(new URL("../src/internal/base58.wat", import.meta.url), "utf8")
+    const module = wabt.parseWat("base58.wat", wat)
+    module.validate()
+    assert.strictEqual(Buffer.from(module.toBinary({}).buffer).toString("base64"), BASE64)
   })
 })
 

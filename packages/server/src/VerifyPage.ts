@@ -159,7 +159,9 @@ export const contentSecurityPolicy = (args: {
   const unique = (xs: ReadonlyArray<string>) => [...new Set(xs)].join(" ")
   return [
     "default-src 'none'",
-    `script-src ${args.script ?? "'none'"}`,
+    // 'wasm-unsafe-eval' lets the script compile WebAssembly (core decodes base58 with it),
+    // and nothing else: no eval, no inline script.
+    `script-src ${args.script === undefined ? "'none'" : `${args.script} 'wasm-unsafe-eval'`}`,
     `style-src 'sha256-${styleHash}'`,
     `img-src ${unique(["'self'", ...args.images])}`,
     `connect-src ${unique(["'self'", ...args.connect])}`,

@@ -8,13 +8,22 @@
  * and repeatedly divided by the other base, each limb step producing 24 bits × 4 digits;
  * eight divisions run interleaved in one sweep (eight independent remainder chains keep the
  * floating-point units busy), and dividing by 58⁴ is a multiplication by its reciprocal with
- * a one-step correction. Every intermediate stays below 2⁴⁸, so doubles are exact. Long
- * texts decode through BigInt multiplication instead (faster there). ≈15–35× faster than
- * base-x on proof payloads, ≈4–10× on 64-byte signatures.
+ * a one-step correction. Every intermediate stays below 2⁴⁸, so doubles are exact. ≈15–35×
+ * faster than base-x on proof payloads, ≈4–10× on 64-byte signatures.
+ *
+ * Decoding runs the same sweeps in WebAssembly where it can (`base58Wasm.ts`, 2–3× faster
+ * again); the JavaScript here is what runs where it cannot (a page whose CSP forbids it), and
+ * there long texts go through BigInt multiplication (faster than the sweeps above ≈400 digits).
  *
  * @since 0.1.0
  * @internal
  */
+
+import * as Base58Wasm from "./base58Wasm.js"
+
+// From this many digits on, WebAssembly (base58Wasm.ts) decodes faster than the sweeps here
+// (≈2× at a signature's 88 digits, ≈2.6× at a proofValue's thousand).
+const WASM_FROM = 32
 
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 const VALUES = new Int8Array(128).fill(-1)
@@ -213,6 +222,29 @@ export const decodeUnsafe = (text: string): Uint8Array | undefined => {
   let zeros = 0
   while (zeros < n && text.charCodeAt(zeros) === 49) zeros++
   if (zeros === n) return new Uint8Array(zeros)
+  if (n - zeros >= WASM_FROM && n <= Base58Wasm.MAX_TEXT) {
+    const bytes = Base58Wasm.decode(text, zeros)
+    if (bytes !== Base58Wasm.unavailable) return bytes
+  }
+  return decodeJs(text, zeros)
+}
+
+/**
+ * `decodeUnsafe` without WebAssembly (what runs where it is unavailable): for tests.
+ *
+ * @since 0.1.0
+ * @internal
+ */
+export const decodeUnsafeJs = (text: string): Uint8Array | undefined => {
+  const n = text.length
+  let zeros = 0
+  while (zeros < n && text.charCodeAt(zeros) === 49) zeros++
+  if (zeros === n) return new Uint8Array(zeros)
+  return decodeJs(text, zeros)
+}
+
+const decodeJs = (text: string, zeros: number): Uint8Array | undefined => {
+  const n = text.length
   if (n - zeros > 400) return decodeLong(text, zeros)
   // Big-endian limbs of 58^4: a first limb of 1–4 digits, then four digits each.
   const count = Math.ceil((n - zeros) / 4)

@@ -274,7 +274,8 @@ class Reader {
         return n >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(n) : n
       }
       case 2:
-        return this.take(this.count(arg, 1)).slice()
+        // A view, not a copy: decoded values only live while a proofValue is read.
+        return this.take(this.count(arg, 1))
       case 3: {
         const raw = this.take(this.count(arg, 1))
         // Short ASCII (hex hashes, tx ids): the same string without TextDecoder's call cost.

@@ -386,7 +386,7 @@ describe("the verification pages in Chromium", () => {
 
     const pageResponse = await fetch(`${server.baseUrl}/c/${ids[0]}`)
     const csp = pageResponse.headers.get("content-security-policy") ?? ""
-    const script = /script-src (\S+);/.exec(csp)?.[1]
+    const script = /script-src (\S+) 'wasm-unsafe-eval';/.exec(csp)?.[1]
     assert.match(script ?? "", /^http:\/\/localhost:\d+\/assets\/verify\.[0-9a-f]{16}\.js$/)
     assert.include(csp, "default-src 'none'")
     assert.match(csp, /style-src 'sha256-[A-Za-z0-9+/=]+'/)

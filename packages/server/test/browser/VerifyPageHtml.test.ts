@@ -163,7 +163,7 @@ describe("links and headers", () => {
       connect: ["https://sigil.example", "https://mainnet.base.org"]
     })
     expect(csp).toBe(
-      "default-src 'none'; script-src https://sigil.example/assets/verify.0123456789abcdef.js; " +
+      "default-src 'none'; script-src https://sigil.example/assets/verify.0123456789abcdef.js 'wasm-unsafe-eval'; " +
         `style-src 'sha256-${createHash("sha256").update("body{}").digest("base64")}'; img-src 'self' https://cdn.example; ` +
         "connect-src 'self' https://sigil.example https://mainnet.base.org; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     )
