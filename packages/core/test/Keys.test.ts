@@ -139,6 +139,33 @@ describe("Keys", () => {
     )
   })
 
+  describe("remembered points", () => {
+    it("a key read again gives the same answer, and what a caller does to its bytes stays with it", () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.boolean(), (seed, tamper) => {
+          const secp = secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), false)
+          const ed = ed25519.getPublicKey(seed)
+          // A byte flipped in X leaves (X, Y) off the curve: the same refusal both times.
+          if (tamper) secp[5] ^= 1
+          for (const [kind, bytes] of [["secp256k1", secp], ["ed25519", ed]] as const) {
+            const first = Keys.make(kind, bytes)
+            if (Either.isRight(first)) first.right.publicKey.fill(0)
+            const second = Keys.make(kind, bytes)
+            assert.strictEqual(Either.isRight(second), Either.isRight(first))
+            if (Either.isRight(second)) {
+              const expected = kind === "ed25519" ? bytes : secp256k1.Point.fromBytes(bytes).toBytes(true)
+              assert.deepStrictEqual(second.right.publicKey, expected)
+              if (kind === "secp256k1") {
+                assert.strictEqual(Keys.ethereumAddress(bytes), Keys.ethereumAddress(second.right.publicKey))
+              }
+            }
+          }
+        }),
+        { numRuns: runs(40) }
+      )
+    })
+  })
+
   describe("refusals", () => {
     const ed = right(Keys.make("ed25519", ed25519.getPublicKey(new Uint8Array(32).fill(7))))
     const secp = right(Keys.fromVerificationMethod(method("#key-1")))
