@@ -146,7 +146,7 @@ describe("Keys", () => {
           const secp = secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), false)
           const ed = ed25519.getPublicKey(seed)
           // A byte flipped in X leaves (X, Y) off the curve: the same refusal both times.
-          if (tamper) secp[5] ^= 1
+          if (tamper) secp[5] = secp[5]! ^ 1
           for (const [kind, bytes] of [["secp256k1", secp], ["ed25519", ed]] as const) {
             const first = Keys.make(kind, bytes)
             if (Either.isRight(first)) first.right.publicKey.fill(0)
