@@ -56,7 +56,9 @@ export type Begin =
 /**
  * How long a request may hold its key in flight. A record still without a response after this
  * is abandoned (its process crashed mid-request), and the next request with the key takes it
- * over instead of getting `InFlight` until the record expires.
+ * over instead of getting `InFlight` until the record expires. A record's owner is the request
+ * that started it, known by the start time it passed to `begin`: a takeover happens only a
+ * lease (or a ttl) later, so two requests never own one record with the same start time.
  *
  * @since 0.1.0
  * @category constants
@@ -73,9 +75,17 @@ export interface Service {
    * in flight for `IN_FLIGHT_LEASE_MS`.
    */
   readonly begin: (scope: Scope, fingerprint: string, now: Date, ttlMs: number) => Effect.Effect<Begin>
-  readonly complete: (scope: Scope, response: StoredResponse) => Effect.Effect<void>
-  /** Forgets an in-flight record (the request failed before answering), so a retry may start. */
-  readonly release: (scope: Scope) => Effect.Effect<void>
+  /**
+   * Stores the response of the request that started the record at `startedAt` (the `now` it
+   * passed to `begin`). Nothing happens when the record is no longer that request's: a request
+   * that outlived its lease was taken over, and the request that took over answers for the key.
+   */
+  readonly complete: (scope: Scope, startedAt: Date, response: StoredResponse) => Effect.Effect<void>
+  /**
+   * Forgets an in-flight record (the request failed before answering), so a retry may start;
+   * only the record the request started at `startedAt`, as for `complete`.
+   */
+  readonly release: (scope: Scope, startedAt: Date) => Effect.Effect<void>
   /** Deletes records expired before `now`; returns how many. */
   readonly purgeExpired: (now: Date) => Effect.Effect<number>
 }

@@ -137,9 +137,12 @@ export const run = <R>(
             "This Idempotency-Key was used with a different body in the last 24 hours; use a new key."
           )
         case "Started": {
-          const response = yield* handle.pipe(Effect.onExit((exit) => exit._tag === "Failure" ? store.release(scope) : Effect.void))
+          // `now` is this request's start time, which names it as the record's owner.
+          const response = yield* handle.pipe(
+            Effect.onExit((exit) => exit._tag === "Failure" ? store.release(scope, now) : Effect.void)
+          )
           const stored = response.status < 500 ? capture(response) : undefined
-          yield* stored === undefined ? store.release(scope) : store.complete(scope, stored)
+          yield* stored === undefined ? store.release(scope, now) : store.complete(scope, now, stored)
           return response
         }
       }

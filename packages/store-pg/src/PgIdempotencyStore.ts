@@ -2,6 +2,7 @@
  * `IdempotencyStore` on Postgres. `begin` is one upsert that only writes when the key is new
  * or its record expired; of concurrent requests with one key (from any process), the first to
  * write starts and the others read its record: `InFlight` until it completes, then `Replay`.
+ * `created_at` is the owner's start time, which `complete` and `release` must match.
  *
  * @since 0.1.0
  */
@@ -78,16 +79,21 @@ export const make: Effect.Effect<IdempotencyStore["Type"], never, SqlClient.SqlC
           }
           return yield* Effect.dieMessage("IdempotencyStore.begin: the record kept changing under it")
         }).pipe(op("PgIdempotencyStore.begin")),
-      complete: (scope, response) =>
+      // Only the record this request started (its created_at) and still in flight.
+      complete: (scope, startedAt, response) =>
         sql`UPDATE idempotency_keys SET ${
           sql.update({
             response_status: response.status,
             response_headers: jsonText(response.headers),
             response_body: response.body
           })
-        } WHERE ${key(scope)}`.pipe(Effect.asVoid, op("PgIdempotencyStore.complete")),
-      release: (scope) =>
-        sql`DELETE FROM idempotency_keys WHERE ${key(scope)} AND response_status IS NULL`.pipe(
+        } WHERE ${key(scope)} AND created_at = ${startedAt} AND response_status IS NULL`.pipe(
+          Effect.asVoid,
+          op("PgIdempotencyStore.complete")
+        ),
+      release: (scope, startedAt) =>
+        sql`DELETE FROM idempotency_keys
+          WHERE ${key(scope)} AND created_at = ${startedAt} AND response_status IS NULL`.pipe(
           Effect.asVoid,
           op("PgIdempotencyStore.release")
         ),

@@ -40,7 +40,7 @@ export const idempotencyStoreContract = <E>(
         assert.deepStrictEqual(yield* s.begin(scope, fp, now, TTL), { _tag: "Started" })
         assert.deepStrictEqual(yield* s.begin(scope, fp, plus(now, 1000), TTL), { _tag: "InFlight" })
         assert.deepStrictEqual(yield* s.begin(scope, randomHex(32), plus(now, 1000), TTL), { _tag: "Mismatch" })
-        yield* s.complete(scope, response)
+        yield* s.complete(scope, now, response)
         assert.deepStrictEqual(yield* s.begin(scope, fp, plus(now, 2000), TTL), { _tag: "Replay", response })
         assert.deepStrictEqual(yield* s.begin(scope, randomHex(32), plus(now, 2000), TTL), { _tag: "Mismatch" })
       }))
@@ -73,12 +73,12 @@ export const idempotencyStoreContract = <E>(
         const scope = scopeOf(tenant.id)
         const fp = randomHex(32)
         yield* s.begin(scope, fp, now, TTL)
-        yield* s.release(scope)
+        yield* s.release(scope, now)
         // The retry may use another body: the first request left nothing behind.
         const fp2 = randomHex(32)
         assert.deepStrictEqual(yield* s.begin(scope, fp2, now, TTL), { _tag: "Started" })
-        yield* s.complete(scope, response)
-        yield* s.release(scope)
+        yield* s.complete(scope, now, response)
+        yield* s.release(scope, now)
         assert.deepStrictEqual(yield* s.begin(scope, fp2, now, TTL), { _tag: "Replay", response })
       }))
 
@@ -89,7 +89,7 @@ export const idempotencyStoreContract = <E>(
         const scope = scopeOf(tenant.id)
         const fp = randomHex(32)
         yield* s.begin(scope, fp, now, TTL)
-        yield* s.complete(scope, response)
+        yield* s.complete(scope, now, response)
         assert.deepStrictEqual(yield* s.begin(scope, fp, plus(now, TTL - 1), TTL), { _tag: "Replay", response })
         // Expired: absent, whatever the body; the new record runs its own ttl.
         const later = plus(now, TTL)
@@ -113,14 +113,35 @@ export const idempotencyStoreContract = <E>(
         const expired = [scopeOf(tenant.id), scopeOf(tenant.id), scopeOf(tenant.id)]
         const alive = scopeOf(tenant.id)
         for (const sc of expired) yield* s.begin(sc, "fp", t0, HOUR)
-        yield* s.complete(expired[0]!, response)
+        yield* s.complete(expired[0]!, t0, response)
         yield* s.begin(alive, "fp", t0, 3 * HOUR)
-        yield* s.complete(alive, response)
+        yield* s.complete(alive, t0, response)
         assert.strictEqual(yield* s.purgeExpired(plus(t0, 2 * HOUR)), 3)
         assert.strictEqual(yield* s.purgeExpired(plus(t0, 2 * HOUR)), 0)
         assert.deepStrictEqual(yield* s.begin(alive, "fp", plus(t0, 2 * HOUR), HOUR), { _tag: "Replay", response })
         // A purged key starts afresh.
         assert.deepStrictEqual(yield* s.begin(expired[0]!, "other", plus(t0, 2 * HOUR), HOUR), { _tag: "Started" })
+      }))
+
+    it.effect("a request taken over after its lease neither answers for the key nor forgets it", () =>
+      Effect.gen(function*() {
+        const s = yield* store
+        const tenant = yield* newTenant()
+        const scope = scopeOf(tenant.id)
+        const fp = randomHex(32)
+        const slowStart = now
+        const takeover = plus(now, IdempotencyStore.IN_FLIGHT_LEASE_MS)
+        assert.deepStrictEqual(yield* s.begin(scope, fp, slowStart, TTL), { _tag: "Started" })
+        assert.deepStrictEqual(yield* s.begin(scope, fp, takeover, TTL), { _tag: "Started" })
+        // The slow request finishes (or fails) late: the record is not its own any more.
+        yield* s.release(scope, slowStart)
+        yield* s.complete(scope, slowStart, { ...response, body: "the slow request's answer" })
+        assert.deepStrictEqual(yield* s.begin(scope, fp, plus(takeover, 1000), TTL), { _tag: "InFlight" })
+        // The owner's answer is the one replayed, and a late release cannot drop it either.
+        yield* s.complete(scope, takeover, response)
+        yield* s.complete(scope, slowStart, { ...response, body: "the slow request's answer" })
+        yield* s.release(scope, takeover)
+        assert.deepStrictEqual(yield* s.begin(scope, fp, plus(takeover, 2000), TTL), { _tag: "Replay", response })
       }))
 
     it.effect("of concurrent requests with one key, exactly one starts", () =>
@@ -134,7 +155,7 @@ export const idempotencyStoreContract = <E>(
           { concurrency: "unbounded" }
         )
         assert.deepStrictEqual(results.map((r) => r._tag).sort(), ["InFlight", "InFlight", "InFlight", "InFlight", "InFlight", "InFlight", "InFlight", "Started"])
-        yield* s.complete(scope, response)
+        yield* s.complete(scope, now, response)
         const replays = yield* Effect.all(
           Array.from({ length: 4 }, () => s.begin(scope, fp, now, TTL)),
           { concurrency: "unbounded" }

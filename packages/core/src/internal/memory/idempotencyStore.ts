@@ -41,20 +41,22 @@ export const make: Effect.Effect<Service, never, MemoryStore> = Effect.map(Memor
         if (row.response !== undefined) return { _tag: "Replay", response: copy(row.response) } as const
         return { _tag: "InFlight" } as const
       }),
-    complete: (scope, response) =>
+    complete: (scope, startedAt, response) =>
       locked(store, () => {
         const row = rows.get(keyOf(scope))
-        if (row !== undefined) {
+        if (row !== undefined && row.response === undefined && row.createdAt.getTime() === startedAt.getTime()) {
           rows.set(keyOf(scope), {
             ...row,
             response: { status: response.status, headers: json(response.headers), body: response.body }
           })
         }
       }),
-    release: (scope) =>
+    release: (scope, startedAt) =>
       locked(store, () => {
         const row = rows.get(keyOf(scope))
-        if (row !== undefined && row.response === undefined) rows.delete(keyOf(scope))
+        if (row !== undefined && row.response === undefined && row.createdAt.getTime() === startedAt.getTime()) {
+          rows.delete(keyOf(scope))
+        }
       }),
     purgeExpired: (now) =>
       locked(store, () => {
