@@ -28,6 +28,7 @@ export type JobKind =
   | "deliver_webhook"
   | "purge_audit"
   | "purge_idempotency"
+  | "purge_jobs"
   | (string & {})
 
 /**
@@ -96,6 +97,11 @@ export interface Service {
   readonly release: (id: JobId, workerId: string, now: Date) => Effect.Effect<boolean>
   readonly get: (id: JobId) => Effect.Effect<Option.Option<Job>>
   readonly counts: () => Effect.Effect<Readonly<Record<JobStatus, number>>>
+  /**
+   * Deletes the done jobs last due (`runAt`) before `doneBefore` and the dead ones last due
+   * before `deadBefore`; returns how many. Queued and running jobs are never touched.
+   */
+  readonly purgeFinished: (doneBefore: Date, deadBefore: Date) => Effect.Effect<number>
 }
 
 /**

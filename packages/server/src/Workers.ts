@@ -80,8 +80,34 @@ export const handlers = (options: Pick<Options, "confirmEvery" | "webhookSchedul
   purge_idempotency: (_job: Job, now: Date) =>
     Effect.as(Effect.flatMap(IdempotencyStore, (s) => s.purgeExpired(now)), JobRunner.again(after(now, "1 hour"), "hourly")),
   purge_claim_tokens: (_job: Job, now: Date) =>
-    Effect.as(Effect.flatMap(EmailDeliveryStore, (s) => s.purgeExpiredTokens(now)), JobRunner.again(after(now, "1 day"), "daily"))
+    Effect.as(Effect.flatMap(EmailDeliveryStore, (s) => s.purgeExpiredTokens(now)), JobRunner.again(after(now, "1 day"), "daily")),
+  purge_jobs: (_job: Job, now: Date) =>
+    Effect.as(
+      Effect.flatMap(JobQueue, (q) =>
+        q.purgeFinished(
+          new Date(now.getTime() - DONE_JOB_RETENTION_DAYS * DAY_MS),
+          new Date(now.getTime() - DEAD_JOB_RETENTION_DAYS * DAY_MS)
+        )),
+      JobRunner.again(after(now, "1 day"), "daily")
+    )
 })
+
+const DAY_MS = 86_400_000
+
+/**
+ * How long finished jobs stay in the queue's table: done ones a week (their effects are in the
+ * batches, events and deliveries), dead ones 90 days (an operator investigates them).
+ *
+ * @since 0.1.0
+ * @category housekeeping
+ */
+export const DONE_JOB_RETENTION_DAYS = 7
+
+/**
+ * @since 0.1.0
+ * @category housekeeping
+ */
+export const DEAD_JOB_RETENTION_DAYS = 90
 
 /**
  * Makes sure the recurring jobs exist (their dedupe keys keep one of each).
@@ -95,6 +121,7 @@ export const scheduleHousekeeping = Effect.gen(function*() {
   yield* jobs.enqueue("purge_audit", {}, now, { dedupeKey: "purge_audit", maxAttempts: 1_000_000 })
   yield* jobs.enqueue("purge_idempotency", {}, now, { dedupeKey: "purge_idempotency", maxAttempts: 1_000_000 })
   yield* jobs.enqueue("purge_claim_tokens", {}, now, { dedupeKey: "purge_claim_tokens", maxAttempts: 1_000_000 })
+  yield* jobs.enqueue("purge_jobs", {}, now, { dedupeKey: "purge_jobs", maxAttempts: 1_000_000 })
 })
 
 /**

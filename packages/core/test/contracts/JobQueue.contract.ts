@@ -220,6 +220,36 @@ export const jobQueueContract = <E>(name: string, stores: Layer.Layer<JobQueue.J
         assert.strictEqual(ids.length, 3)
       }))
 
+    it.effect("purges done jobs and dead ones after their own windows, never live ones", () =>
+      Effect.gen(function*() {
+        const q = yield* queue
+        const kind = unique("purge_jobs")
+        // An era no other test uses, so the count is ours alone.
+        const old = at("2001-01-01T00:00:00.000Z")
+        const finish = (status: "done" | "dead") =>
+          Effect.gen(function*() {
+            const id = yield* q.enqueue(kind, {}, old)
+            const job = Option.getOrThrow(yield* q.claim([kind], "w", old, LEASE))
+            assert.strictEqual(job.id, id)
+            yield* status === "done" ? q.complete(id, "w", old) : q.kill(id, "w", "permanent")
+            return id
+          })
+        const done = yield* finish("done")
+        const dead = yield* finish("dead")
+        const running = yield* q.enqueue(kind, {}, old)
+        assert.strictEqual(Option.getOrThrow(yield* q.claim([kind], "w", old, LEASE)).id, running)
+        const queued = yield* q.enqueue(kind, {}, old)
+        // Dead jobs are kept longer (an operator reads them): a window that only reaches done ones.
+        assert.strictEqual(yield* q.purgeFinished(plus(old, 1), old), 1)
+        assert.isTrue(Option.isNone(yield* q.get(done)))
+        assert.isTrue(Option.isSome(yield* q.get(dead)))
+        assert.strictEqual(yield* q.purgeFinished(plus(old, 1), plus(old, 1)), 1)
+        assert.isTrue(Option.isNone(yield* q.get(dead)))
+        assert.strictEqual(yield* q.purgeFinished(plus(old, 1), plus(old, 1)), 0)
+        assert.strictEqual(Option.getOrThrow(yield* q.get(queued)).status, "queued")
+        assert.strictEqual(Option.getOrThrow(yield* q.get(running)).status, "running")
+      }))
+
     it.effect("concurrent workers claim each job exactly once", () =>
       Effect.gen(function*() {
         const q = yield* queue

@@ -120,6 +120,18 @@ export const make = (defaultMaxAttempts: number): Effect.Effect<Service, never, 
           const counts: Record<JobStatus, number> = { queued: 0, running: 0, done: 0, dead: 0 }
           for (const job of jobs.values()) counts[job.status]++
           return counts
+        }),
+      purgeFinished: (doneBefore, deadBefore) =>
+        locked(store, () => {
+          let n = 0
+          for (const [id, job] of jobs) {
+            const before = job.status === "done" ? doneBefore : job.status === "dead" ? deadBefore : undefined
+            if (before !== undefined && job.runAt.getTime() < before.getTime()) {
+              jobs.delete(id)
+              n++
+            }
+          }
+          return n
         })
     }
   })
