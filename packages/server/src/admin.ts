@@ -8,15 +8,19 @@
  *   keys create <tenant_id> [--environment <test|live>]
  *   keys revoke <key_id>
  *   audit <tenant_id> [--since <ISO date-time>] [--limit <n>]
+ *   master-key generate
+ *   master-key rotate            (SIGIL_NEW_MASTER_KEY in the environment; see MasterKeyCommand)
  *
  * It talks to the running server at `SIGIL_ADMIN_URL` (default `http://127.0.0.1:$ADMIN_PORT`)
- * with `ADMIN_TOKEN`, or the token the server generated in `$SIGIL_DATA_DIR/admin.token`.
+ * with `ADMIN_TOKEN`, or the token the server generated in `$SIGIL_DATA_DIR/admin.token`; the
+ * master-key commands work on the store itself.
  *
  * @since 0.1.0
  */
 import { Config, Effect, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import * as MasterKeyCommand from "./MasterKeyCommand.js"
 
 const USAGE = `usage: npm run admin -- <command>
   tenants create --name <name> --plan <developer|starter|institution|industry>
@@ -25,7 +29,9 @@ const USAGE = `usage: npm run admin -- <command>
                              [--email-delivery <on|off> [--sender-name <name>] [--reply-to <address>]]
   keys create <tenant_id> [--environment <test|live>]
   keys revoke <key_id>
-  audit <tenant_id> [--since <ISO date-time>] [--limit <n>]`
+  audit <tenant_id> [--since <ISO date-time>] [--limit <n>]
+  master-key generate
+  master-key rotate                (the new key in SIGIL_NEW_MASTER_KEY)`
 
 /**
  * A parsed command line: positional words and `--flag value` pairs.
@@ -110,6 +116,8 @@ const settings = Config.all({
 })
 
 const program = Effect.gen(function*() {
+  const { words } = parseArgs(process.argv.slice(2))
+  if (words[0] === "master-key") return yield* MasterKeyCommand.run(words[1])
   const request = requestFor(process.argv.slice(2))
   if (typeof request === "string") {
     yield* Effect.sync(() => console.error(`${request}\n${USAGE}`))

@@ -188,3 +188,46 @@ export const open = (
     dataKey.fill(0)
   }
 }
+
+/**
+ * The envelope re-wrapped under `to`: its data key opened with `from` and sealed again under
+ * `to`, the sealed record itself untouched (a master-key rotation rewrites 32 bytes a record).
+ * The whole envelope is authenticated first, so a damaged one is refused rather than carried
+ * over. An envelope already under `to` (a rotation run again) is checked and returned as it is.
+ *
+ * @since 0.1.0
+ * @category encryption
+ */
+export const rewrap = (
+  from: MasterKey,
+  to: MasterKey,
+  envelope: Uint8Array,
+  context: string
+): Either.Either<{ readonly envelope: Uint8Array; readonly changed: boolean }, EnvelopeOpenFailed> => {
+  const id = envelope.length >= 1 + ID_BYTES ? Buffer.from(envelope.subarray(1, 1 + ID_BYTES)).toString("hex") : ""
+  const current = id === to.id ? to : from
+  const opened = open(current, envelope, context)
+  if (Either.isLeft(opened)) return Either.left(opened.left)
+  opened.right.fill(0)
+  if (current === to) return Either.right({ envelope, changed: false })
+  const wrapIv = envelope.subarray(1 + ID_BYTES, 1 + ID_BYTES + IV_BYTES)
+  const wrapped = envelope.subarray(1 + ID_BYTES + IV_BYTES, 1 + ID_BYTES + IV_BYTES + KEY_BYTES)
+  const wrapTag = envelope.subarray(1 + ID_BYTES + IV_BYTES + KEY_BYTES, 1 + ID_BYTES + IV_BYTES + KEY_BYTES + TAG_BYTES)
+  const dataKey = gcmOpen(Redacted.value(from.key), wrapIv, wrapped, wrapTag, context)!
+  try {
+    const rewrapped = gcmSeal(Redacted.value(to.key), dataKey, context)
+    return Either.right({
+      envelope: new Uint8Array(Buffer.concat([
+        Buffer.of(VERSION),
+        Buffer.from(to.id, "hex"),
+        rewrapped.iv,
+        rewrapped.sealed,
+        rewrapped.tag,
+        envelope.subarray(1 + ID_BYTES + IV_BYTES + KEY_BYTES + TAG_BYTES)
+      ])),
+      changed: true
+    })
+  } finally {
+    dataKey.fill(0)
+  }
+}

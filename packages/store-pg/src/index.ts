@@ -2,6 +2,7 @@
  * @since 0.1.0
  */
 export * as Envelope from "./Envelope.js"
+export * as MasterKeyRotation from "./MasterKeyRotation.js"
 export * as PgAnchorJournal from "./PgAnchorJournal.js"
 export * as PgAuditLog from "./PgAuditLog.js"
 export * as PgBatchStore from "./PgBatchStore.js"

@@ -24,6 +24,39 @@ describe("Envelope", () => {
     assert.isFalse(a.equals(b))
   })
 
+  it("rewrap moves an envelope to a new master key, leaves the sealed record as it was, and runs again harmlessly", () => {
+    const next = key(randomBytes(32))
+    const sealed = Envelope.seal(master, secret, "webhook-secret:whk_1")
+    const moved = Either.getOrThrow(Envelope.rewrap(master, next, sealed, "webhook-secret:whk_1"))
+    assert.isTrue(moved.changed)
+    assert.deepStrictEqual(Either.getOrThrow(Envelope.open(next, moved.envelope, "webhook-secret:whk_1")), new Uint8Array(secret))
+    assert.deepStrictEqual(
+      Envelope.open(master, moved.envelope, "webhook-secret:whk_1"),
+      Either.left(new Envelope.EnvelopeOpenFailed({ reason: "other-master-key" }))
+    )
+    // Only the 32-byte data key is wrapped again; the record's IV, tag and ciphertext stay.
+    assert.deepStrictEqual(moved.envelope.subarray(69), sealed.subarray(69))
+    assert.notDeepEqual(moved.envelope.subarray(9, 69), sealed.subarray(9, 69))
+    const again = Either.getOrThrow(Envelope.rewrap(master, next, moved.envelope, "webhook-secret:whk_1"))
+    assert.isFalse(again.changed)
+    assert.strictEqual(again.envelope, moved.envelope)
+  })
+
+  it("rewrap refuses an envelope under a third key, of another record, or altered", () => {
+    const next = key(randomBytes(32))
+    const sealed = Envelope.seal(master, secret, "tenant-key:key_1")
+    assert.deepStrictEqual(
+      Envelope.rewrap(key(randomBytes(32)), next, sealed, "tenant-key:key_1"),
+      Either.left(new Envelope.EnvelopeOpenFailed({ reason: "other-master-key" }))
+    )
+    assert.isTrue(Either.isLeft(Envelope.rewrap(master, next, sealed, "tenant-key:key_2")))
+    for (const i of [20, 60, 80, sealed.length - 1]) {
+      const altered = sealed.slice()
+      altered[i] = altered[i]! ^ 0x01
+      assert.isTrue(Either.isLeft(Envelope.rewrap(master, next, altered, "tenant-key:key_1")), `byte ${i}`)
+    }
+  })
+
   it("refuses another record's envelope, another master key, and any altered byte", () => {
     const sealed = Envelope.seal(master, secret, "tenant-key:key_1")
     assert.deepStrictEqual(
