@@ -89,7 +89,7 @@ export const storeLayer = (config: ServerConfig, secrets: Secrets) =>
     Layer.provideMerge(
       Option.match(config.databaseUrl, {
         onNone: () => PgStore.layerPglite({ dataDir: path.join(config.dataDir, "pglite") }),
-        onSome: (url) => PgStore.layerPostgres({ url, applicationName: "sigil" })
+        onSome: (url) => PgStore.layerPostgres({ url, applicationName: "sigil", maxConnections: config.dbPoolSize })
       })
     )
   )

@@ -25,6 +25,8 @@ export interface ServerConfig {
   readonly publicBaseUrl: string
   readonly dataDir: string
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  /** Connections this process keeps to Postgres (`SIGIL_DB_POOL_SIZE`, default 10; the embedded store uses one). */
+  readonly dbPoolSize: number
   readonly masterKey: Option.Option<Redacted.Redacted<string>>
   readonly adminPort: number
   readonly adminToken: Option.Option<Redacted.Redacted<string>>
@@ -136,6 +138,10 @@ export const config: Config.Config<ServerConfig> = Config.map(Config.all({
   ),
   dataDir: Config.string("SIGIL_DATA_DIR").pipe(Config.withDefault("./.sigil")),
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  dbPoolSize: Config.integer("SIGIL_DB_POOL_SIZE").pipe(
+    Config.validate({ message: "expected a whole number of connections from 1 to 1000", validation: (n) => n >= 1 && n <= 1000 }),
+    Config.withDefault(10)
+  ),
   masterKey: Config.option(Config.redacted("SIGIL_MASTER_KEY")),
   adminPort: Config.port("ADMIN_PORT").pipe(Config.withDefault(8081)),
   adminToken: Config.option(Config.redacted("ADMIN_TOKEN")),
