@@ -8,7 +8,7 @@ import * as KeyVault from "@sigil/core/KeyVault"
 import * as TenantStore from "@sigil/core/TenantStore"
 import * as WebhookStore from "@sigil/core/WebhookStore"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
-import { tenantOf } from "../../core/test/contracts/fixtures.js"
+import { endpointOf, secretOf, tenantOf } from "../../core/test/contracts/fixtures.js"
 import * as Envelope from "../src/Envelope.js"
 import * as MasterKeyRotation from "../src/MasterKeyRotation.js"
 import * as PgKeyVault from "../src/PgKeyVault.js"
@@ -22,20 +22,6 @@ const newKey = () => {
   return { text, key: Either.getOrThrow(Envelope.masterKey(text)) }
 }
 
-const endpointOf = (tenantId: TenantStore.Tenant["id"], n: number): WebhookStore.WebhookEndpoint => ({
-  id: `whk_${String(n).padStart(26, "0")}` as WebhookStore.WebhookEndpoint["id"],
-  tenantId,
-  environment: "test",
-  url: `https://hooks.example/${n}`,
-  events: ["batch.anchored"],
-  description: undefined,
-  active: true,
-  createdAt: new Date(),
-  failingSince: undefined,
-  disabledAt: undefined,
-  disabledReason: undefined
-})
-
 // The vault and webhook store under one master key, over the file's database.
 const under = (master: Redacted.Redacted<string>) =>
   Layer.mergeAll(PgKeyVault.layer({ masterKey: master }), PgWebhookStore.layer({ masterKey: master }))
@@ -46,11 +32,12 @@ const rotation = (client: Layer.Layer<PgStore.Client>) =>
       const a = newKey()
       const b = newKey()
       const tenant = tenantOf()
-      const secret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`
+      const secret = secretOf()
+      const endpoint = endpointOf(tenant.id)
       const [ed, secp] = yield* Effect.gen(function*() {
         yield* (yield* TenantStore.TenantStore).create(tenant)
         const vault = yield* KeyVault.KeyVault
-        yield* (yield* WebhookStore.WebhookStore).create(endpointOf(tenant.id, 1), Redacted.make(secret))
+        yield* (yield* WebhookStore.WebhookStore).create(endpoint, secret)
         return [yield* vault.generate(tenant.id, "ed25519", new Date()), yield* vault.generate(tenant.id, "secp256k1", new Date())] as const
       }).pipe(Effect.provide(under(a.text)))
 
@@ -66,12 +53,12 @@ const rotation = (client: Layer.Layer<PgStore.Client>) =>
         }).pipe(Effect.provide(under(master)))
       // A webhook secret that does not open is a defect of its delivery: read it only where it opens.
       const webhookSecret = (master: Redacted.Redacted<string>) =>
-        Effect.flatMap(WebhookStore.WebhookStore, (w) => w.secret(endpointOf(tenant.id, 1).id)).pipe(
+        Effect.flatMap(WebhookStore.WebhookStore, (w) => w.secret(endpoint.id)).pipe(
           Effect.map((s) => Redacted.value(Option.getOrThrow(s))),
           Effect.provide(under(master))
         )
       assert.deepStrictEqual(yield* signed(b.text), { ed: true, secp: true })
-      assert.strictEqual(yield* webhookSecret(b.text), secret)
+      assert.strictEqual(yield* webhookSecret(b.text), Redacted.value(secret))
       assert.deepStrictEqual(yield* signed(a.text), { ed: false, secp: false })
 
       // A second run (after a crash, say) finds everything done.
@@ -88,7 +75,7 @@ const rotation = (client: Layer.Layer<PgStore.Client>) =>
       assert.include(failure.message, stray.keyId)
       assert.include(failure.message, "nothing was changed")
       assert.deepStrictEqual(yield* signed(b.text), { ed: true, secp: true })
-      assert.strictEqual(yield* webhookSecret(b.text), secret)
+      assert.strictEqual(yield* webhookSecret(b.text), Redacted.value(secret))
 
       const same = yield* Effect.flip(MasterKeyRotation.rotate(b.key, b.key))
       assert.include(same.message, "the new master key is the current one")

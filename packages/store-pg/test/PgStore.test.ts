@@ -13,7 +13,7 @@ import { Context, Effect, Either, Exit, Layer, Option, Redacted } from "effect"
 import { createPrivateKey, createPublicKey } from "node:crypto"
 import { rmSync } from "node:fs"
 import { afterAll } from "vitest"
-import { batchOf, tenantOf } from "../../core/test/contracts/fixtures.js"
+import { batchOf, endpointOf, secretOf, tenantOf } from "../../core/test/contracts/fixtures.js"
 import * as Envelope from "../src/Envelope.js"
 import initial from "../src/migrations/0001_initial.js"
 import * as PgKeyVault from "../src/PgKeyVault.js"
@@ -109,20 +109,8 @@ describe("PgStore on PGlite", () => {
       const tenant = tenantOf()
       yield* (yield* TenantStore.TenantStore).create(tenant)
       const webhooks = yield* WebhookStore.WebhookStore
-      const secret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`
-      const endpoint: WebhookStore.WebhookEndpoint = {
-        id: `whk_${"0".repeat(25)}1` as WebhookStore.WebhookEndpoint["id"],
-        tenantId: tenant.id,
-        environment: "test",
-        url: "https://hooks.example/a",
-        events: ["batch.anchored"],
-        description: undefined,
-        active: true,
-        createdAt: new Date(),
-        failingSince: undefined,
-        disabledAt: undefined,
-        disabledReason: undefined
-      }
+      const secret = Redacted.value(secretOf())
+      const endpoint = endpointOf(tenant.id)
       yield* webhooks.create(endpoint, Redacted.make(secret))
       const sql = yield* SqlClient.SqlClient
       const [row] = yield* sql<{ readonly row: string; readonly secret_envelope: Uint8Array }>`

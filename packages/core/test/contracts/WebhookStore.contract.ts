@@ -4,35 +4,11 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option, Redacted } from "effect"
 import * as Ids from "../../src/Ids.js"
-import type { WebhookEventType } from "../../src/Inputs.js"
-import type { Environment } from "../../src/Plans.js"
 import type * as TenantStore from "../../src/TenantStore.js"
 import * as WebhookStore from "../../src/WebhookStore.js"
-import { at, newTenant, plus, randomHex } from "./fixtures.js"
+import { at, endpointOf, newTenant, plus, secretOf } from "./fixtures.js"
 
-const endpointOf = (
-  tenantId: TenantStore.Tenant["id"],
-  options: {
-    readonly events?: ReadonlyArray<WebhookEventType>
-    readonly createdAt?: Date
-    readonly environment?: Environment
-    readonly active?: boolean
-  } = {}
-): WebhookStore.WebhookEndpoint => ({
-  id: Ids.unsafeMake("whk"),
-  tenantId,
-  environment: options.environment ?? "test",
-  url: `https://hooks.example/${randomHex(4)}`,
-  events: options.events ?? ["batch.created", "batch.anchored"],
-  description: "CRM sync",
-  active: options.active ?? true,
-  createdAt: options.createdAt ?? at("2025-03-01T12:00:00.000Z"),
-  failingSince: undefined,
-  disabledAt: undefined,
-  disabledReason: undefined
-})
 
-const secretOf = () => Redacted.make(`whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`)
 
 export const webhookStoreContract = <E>(
   name: string,

@@ -3,13 +3,15 @@
  * makes its own tenants and keys, so the tests of one suite never see each other's rows (the
  * Postgres runs share one database per suite).
  */
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import * as BatchState from "../../src/BatchState.js"
 import type * as BatchStore from "../../src/BatchStore.js"
 import * as CredentialState from "../../src/CredentialState.js"
 import * as Ids from "../../src/Ids.js"
+import type { WebhookEventType } from "../../src/Inputs.js"
 import type { Environment, Plan } from "../../src/Plans.js"
 import * as TenantStore from "../../src/TenantStore.js"
+import type * as WebhookStore from "../../src/WebhookStore.js"
 
 /** An instant in ISO form, as a Date. */
 export const at = (iso: string): Date => new Date(iso)
@@ -112,3 +114,29 @@ export const batchOf = (
   }))
   return { batch, credentials, recipients }
 }
+
+/** A webhook endpoint of the tenant (a fresh id and URL each time). */
+export const endpointOf = (
+  tenantId: TenantStore.Tenant["id"],
+  options: {
+    readonly events?: ReadonlyArray<WebhookEventType>
+    readonly createdAt?: Date
+    readonly environment?: Environment
+    readonly active?: boolean
+  } = {}
+): WebhookStore.WebhookEndpoint => ({
+  id: Ids.unsafeMake("whk"),
+  tenantId,
+  environment: options.environment ?? "test",
+  url: `https://hooks.example/${randomHex(4)}`,
+  events: options.events ?? ["batch.created", "batch.anchored"],
+  description: "CRM sync",
+  active: options.active ?? true,
+  createdAt: options.createdAt ?? at("2025-03-01T12:00:00.000Z"),
+  failingSince: undefined,
+  disabledAt: undefined,
+  disabledReason: undefined
+})
+
+/** A webhook signing secret as the API makes them. */
+export const secretOf = () => Redacted.make(`whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64")}`)
