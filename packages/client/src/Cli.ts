@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import { WEBHOOK_EVENT_TYPES } from "@sigil/core/Inputs"
 import { Either } from "effect"
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs"
@@ -514,16 +515,6 @@ const verify = async (argv: ReadonlyArray<string>, io: Io): Promise<number> => {
 // webhooks
 // ---------------------------------------------------------------------------------------------
 
-const ALL_EVENTS = [
-  "batch.created",
-  "batch.signed",
-  "batch.anchored",
-  "batch.failed",
-  "credential.revoked",
-  "credential.erased",
-  "webhook.test"
-] as const
-
 /**
  * One line describing an event.
  *
@@ -574,7 +565,7 @@ const webhooksListen = async (argv: ReadonlyArray<string>, io: Io): Promise<numb
   const port = Args.integer(args, "port", { min: 0, max: 65_535 }) ?? 0
   const count = Args.integer(args, "count", { min: 1, max: 1_000_000 })
   const json = Args.flag(args, "json")
-  const events = Args.string(args, "events")?.split(",").map((e) => e.trim()).filter((e) => e !== "") ?? [...ALL_EVENTS]
+  const events = Args.string(args, "events")?.split(",").map((e) => e.trim()).filter((e) => e !== "") ?? [...WEBHOOK_EVENT_TYPES]
   let secret = Args.string(args, "secret") ?? io.env.SIGIL_WEBHOOK_SECRET
   if (!register && secret === undefined) {
     return exitUsage(io, "webhooks listen needs --register, or the endpoint's secret in --secret or SIGIL_WEBHOOK_SECRET")
@@ -604,7 +595,7 @@ const webhooksListen = async (argv: ReadonlyArray<string>, io: Io): Promise<numb
       client = clientOf(io)
       registered = await client.webhooks.create({
         url,
-        events: events as Array<(typeof ALL_EVENTS)[number]>,
+        events: events as Array<(typeof WEBHOOK_EVENT_TYPES)[number]>,
         description: "sigil webhooks listen"
       })
       current = registered.signing_secret

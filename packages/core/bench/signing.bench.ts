@@ -29,6 +29,9 @@ import * as Issuance from "../src/Issuance.js"
 import * as Merkle from "../src/Merkle.js"
 import * as Primitives from "../src/Primitives.js"
 import * as Fixture from "./support/batch.js"
+import * as Timing from "./support/timing.js"
+
+const { best, median } = Timing
 
 const BATCH = Fixture.BATCH
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
@@ -53,40 +56,15 @@ const documents = credentials.map((c) => Document.build(c, Fixture.settings.issu
 // The baseline: what jsonld.js alone costs for the same documents.
 const baseline = Effect.forEach(documents, (d) => Effect.map(Canonicalizer.jsonldCanonicalize(d), Canonicalizer.hashHex))
 
-const cpuMs = () => {
-  const { system, user } = process.cpuUsage()
-  return (system + user) / 1000
-}
 const timeSync = (f: () => unknown) => {
   const start = performance.now()
   f()
   return performance.now() - start
 }
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const best = (xs: ReadonlyArray<number>) => Math.min(...xs)
 const perSecond = (ms: number) => (BATCH / ms) * 1000
-
-interface Timing {
-  readonly wall: ReadonlyArray<number>
-  readonly cpu: ReadonlyArray<number>
-}
-// Wall time and this process's CPU time (all its threads: V8's GC helpers included) per round.
-const measure = async (effect: Effect.Effect<unknown, unknown>, rounds = ROUNDS): Promise<Timing> => {
-  await Effect.runPromise(effect) // warm-up: contexts, JIT
-  await Effect.runPromise(effect)
-  const wall: Array<number> = []
-  const cpu: Array<number> = []
-  for (let r = 0; r < rounds; r++) {
-    const c = cpuMs()
-    const start = performance.now()
-    await Effect.runPromise(effect)
-    wall.push(performance.now() - start)
-    cpu.push(cpuMs() - c)
-  }
-  return { wall, cpu }
-}
+const measure = (effect: Effect.Effect<unknown, unknown>, rounds = ROUNDS) => Timing.measure(effect, rounds)
 const rate = (ms: number) => perSecond(ms).toFixed(0).padStart(6)
-const fmt = (t: Timing) =>
+const fmt = (t: Timing.Timing) =>
   `${rate(best(t.wall))} credentials/s (${best(t.wall).toFixed(1)} ms best wall); median: ${rate(median(t.wall))} wall, ${rate(median(t.cpu))} CPU time`
 
 // Core's defaults first (pure JS), then the server's primitives.

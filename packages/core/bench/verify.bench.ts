@@ -21,7 +21,6 @@ import { bytesToHex } from "@noble/hashes/utils.js"
 import * as NodePrimitives from "@sigil/server/NodePrimitives"
 import { Effect, Either, Layer } from "effect"
 import { availableParallelism, loadavg } from "node:os"
-import { performance } from "node:perf_hooks"
 import * as Canonicalizer from "../src/Canonicalizer.js"
 import type * as Document from "../src/Document.js"
 import * as Eddsa from "../src/EddsaRdfc2022.js"
@@ -31,6 +30,9 @@ import * as MerkleProof2019 from "../src/MerkleProof2019.js"
 import * as Primitives from "../src/Primitives.js"
 import * as Verifier from "../src/Verifier.js"
 import { makeTenant, makeWorld, sampleContent } from "../test/helpers/offlineTenant.js"
+import * as Timing from "./support/timing.js"
+
+const { best, median } = Timing
 
 const BATCH = 500
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
@@ -75,27 +77,9 @@ const integrityAll = Effect.forEach(credentials, (credential) =>
     if (problem !== undefined) throw new Error(problem)
   }), { discard: true }).pipe(Effect.provide(Canonicalizer.layerFast))
 
-const cpuMs = () => {
-  const { system, user } = process.cpuUsage()
-  return (system + user) / 1000
-}
-const measure = async (effect: Effect.Effect<unknown, unknown>, rounds = ROUNDS) => {
-  await Effect.runPromise(effect) // warm-up
-  const wall: Array<number> = []
-  const cpu: Array<number> = []
-  for (let r = 0; r < rounds; r++) {
-    const c = cpuMs()
-    const start = performance.now()
-    await Effect.runPromise(effect)
-    wall.push(performance.now() - start)
-    cpu.push(cpuMs() - c)
-  }
-  return { wall, cpu }
-}
-const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const best = (xs: ReadonlyArray<number>) => Math.min(...xs)
+const measure = (effect: Effect.Effect<unknown, unknown>, rounds = ROUNDS) => Timing.measure(effect, rounds, 1)
 const rate = (ms: number) => ((BATCH / ms) * 1000).toFixed(0).padStart(6)
-const line = (label: string, m: { wall: Array<number>; cpu: Array<number> }) =>
+const line = (label: string, m: Timing.Timing) =>
   console.log(`  ${label.padEnd(52)} ${rate(best(m.wall))} credentials/s (best wall), ${rate(median(m.wall))} (median wall), ${rate(median(m.cpu))} (median CPU time)`)
 
 const fast = await measure(verifyAll(Canonicalizer.layerFast))

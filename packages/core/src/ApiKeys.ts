@@ -6,7 +6,7 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, randomBytes, utf8ToBytes } from "@noble/hashes/utils.js"
-import bs58 from "bs58"
+import * as Base58 from "./internal/base58.js"
 import type { Environment } from "./Plans.js"
 
 const FORMAT = /^sigil_(test|live)_([1-9A-HJ-NP-Za-km-z]{40,48})$/
@@ -17,7 +17,7 @@ const FORMAT = /^sigil_(test|live)_([1-9A-HJ-NP-Za-km-z]{40,48})$/
  * @since 0.1.0
  * @category constructors
  */
-export const generate = (environment: Environment): string => `sigil_${environment}_${bs58.encode(randomBytes(32))}`
+export const generate = (environment: Environment): string => `sigil_${environment}_${Base58.encode(randomBytes(32))}`
 
 /**
  * The environment of a well-formed key, or undefined for anything else (wrong prefix, wrong
@@ -30,7 +30,7 @@ export const parse = (key: string): Environment | undefined => {
   const match = FORMAT.exec(key)
   if (match === null) return undefined
   try {
-    return bs58.decode(match[2]!).length === 32 ? (match[1] as Environment) : undefined
+    return Base58.decode(match[2]!).length === 32 ? (match[1] as Environment) : undefined
   } catch {
     return undefined
   }

@@ -14,6 +14,7 @@ import { Effect } from "effect"
 import * as Canonicalizer from "./Canonicalizer.js"
 import type { Json, JsonObject } from "./Document.js"
 import * as Base58 from "./internal/base58.js"
+import { BoundedMap } from "./internal/boundedMap.js"
 import * as Primitives from "./Primitives.js"
 
 /**
@@ -116,7 +117,7 @@ export const isEddsaProof = (proof: { readonly [key: string]: unknown }): boolea
 
 // The proof configuration is the same for every credential of a batch (same `created`, key and
 // context), and canonicalization is a pure function of it: remember the last few hashes.
-const configHashes = new Map<string, Uint8Array>()
+const configHashes = new BoundedMap<string, Uint8Array>(256)
 
 /**
  * Why a proof does not verify, or `undefined` when it does. The document is the whole secured
@@ -159,7 +160,6 @@ export const verify = (
     let configHash = cached
     if (configHash === undefined) {
       configHash = Primitives.sha256Utf8(yield* canonicalizer.canonicalize(config))
-      if (configHashes.size >= 256) configHashes.clear()
       configHashes.set(configKey, configHash)
     }
     let documentHash = options.documentHash

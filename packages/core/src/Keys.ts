@@ -14,8 +14,9 @@ import { ripemd160 } from "@noble/hashes/legacy.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { keccak_256 } from "@noble/hashes/sha3.js"
 import { bytesToHex, concatBytes } from "@noble/hashes/utils.js"
-import bs58 from "bs58"
 import { Either, Encoding, Schema } from "effect"
+import * as Base58 from "./internal/base58.js"
+import { BoundedMap } from "./internal/boundedMap.js"
 import type { KeyKind } from "./KeyVault.js"
 
 /**
@@ -75,14 +76,12 @@ const invalid = (message: string) => Either.left(new InvalidPublicKey({ message 
 // Decompressing a point is the slow part of reading a key (≈150 µs for Ed25519, ≈60 µs for
 // secp256k1 in pure JavaScript), and a verifier reads the same few issuer keys for every
 // credential it checks: the answers for the last keys seen are kept, keyed by the bytes.
-const MEMO_LIMIT = 1024
 const remember = <A>() => {
-  const answers = new Map<string, A>()
+  const answers = new BoundedMap<string, A>(1024)
   return (bytes: Uint8Array, compute: () => A): A => {
     const key = bytesToHex(bytes)
     if (answers.has(key)) return answers.get(key)!
     const answer = compute()
-    if (answers.size >= MEMO_LIMIT) answers.delete(answers.keys().next().value!)
     answers.set(key, answer)
     return answer
   }
@@ -90,6 +89,7 @@ const remember = <A>() => {
 
 const uncompressedSecp = remember<Uint8Array | undefined>()
 const ed25519Points = remember<boolean>()
+const ethereumAddresses = remember<string>()
 
 // The uncompressed form (65 bytes) of a valid secp256k1 key, or undefined. Callers copy or
 // slice what they keep: the array is shared with later callers.
@@ -155,7 +155,7 @@ const startsWith = (bytes: Uint8Array, prefix: Uint8Array): boolean => prefix.ev
  * @category encoding
  */
 export const toMultibase = (key: PublicKey): string =>
-  `z${bs58.encode(concatBytes(key.kind === "ed25519" ? ED25519_PREFIX : SECP256K1_PREFIX, key.publicKey))}`
+  `z${Base58.encode(concatBytes(key.kind === "ed25519" ? ED25519_PREFIX : SECP256K1_PREFIX, key.publicKey))}`
 
 /**
  * @since 0.1.0
@@ -166,7 +166,7 @@ export const fromMultibase = (multibase: string): Either.Either<PublicKey, Inval
   if (typeof multibase !== "string" || !multibase.startsWith("z") || multibase.length > 128) {
     return invalid("not a base58btc multibase key")
   }
-  const bytes = bs58.decodeUnsafe(multibase.slice(1))
+  const bytes = Base58.decodeUnsafe(multibase.slice(1))
   if (bytes === undefined) return invalid("not a base58btc multibase key")
   if (startsWith(bytes, ED25519_PREFIX)) return make("ed25519", bytes.subarray(2))
   if (startsWith(bytes, SECP256K1_PREFIX)) {
@@ -300,8 +300,6 @@ const uncompressedPoint = (publicKey: Uint8Array): Uint8Array => {
 export const ethereumAddress = (publicKey: Uint8Array): string =>
   ethereumAddresses(publicKey, () => `0x${bytesToHex(keccak_256(uncompressedPoint(publicKey).subarray(1)).subarray(12))}`)
 
-const ethereumAddresses = remember<string>()
-
 /**
  * The P2PKH address (base58check of version ‖ ripemd160(sha256(key))). cert-verifier-js
  * hashes the *compressed* key: that is what reproduces the addresses of its fixtures (the
@@ -313,5 +311,5 @@ const ethereumAddresses = remember<string>()
 export const bitcoinAddress = (publicKey: Uint8Array, network: "mainnet" | "testnet"): string => {
   const compressed = compress(uncompressedPoint(publicKey))
   const payload = concatBytes(Uint8Array.of(network === "mainnet" ? 0x00 : 0x6f), ripemd160(sha256(compressed)))
-  return bs58.encode(concatBytes(payload, sha256(sha256(payload)).subarray(0, 4)))
+  return Base58.encode(concatBytes(payload, sha256(sha256(payload)).subarray(0, 4)))
 }

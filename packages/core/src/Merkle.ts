@@ -11,6 +11,7 @@
 import { bytesToHex } from "@noble/hashes/utils.js"
 import type { NonEmptyReadonlyArray } from "effect/Array"
 import * as Hex from "./Hex.js"
+import { BoundedMap } from "./internal/boundedMap.js"
 import * as Primitives from "./Primitives.js"
 
 /**
@@ -130,8 +131,7 @@ export const paths = (tree: Tree): ReadonlyArray<ReadonlyArray<PathStep>> => {
 // wrote them) → the parent's lowercase hex. The credentials of a batch share the upper part of
 // their paths (500 of them, 4,500 steps, about 500 distinct pairs), so a verifier that checks
 // a batch hashes each pair once. Bounded: the oldest pair goes first.
-const parents = new Map<string, string>()
-const PARENTS_LIMIT = 4096
+const parents = new BoundedMap<string, string>(4096)
 
 // The pair being hashed (the hash is a new array; this one is reused).
 const scratch = new Uint8Array(64)
@@ -150,7 +150,6 @@ const parentOf = (left: string, right: string): string | undefined => {
   scratch.set(l, 0)
   scratch.set(r, 32)
   const parent = bytesToHex(Primitives.sha256(scratch))
-  if (parents.size >= PARENTS_LIMIT) parents.delete(parents.keys().next().value!)
   parents.set(pair, parent)
   return parent
 }

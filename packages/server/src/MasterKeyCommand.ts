@@ -47,8 +47,9 @@ export const rotate: Effect.Effect<ReadonlyArray<string>, string> = Effect.gen(f
   if (Option.isNone(config.next)) {
     return yield* Effect.fail("set SIGIL_NEW_MASTER_KEY to the new key (npm run admin -- master-key generate makes one)")
   }
+  const nextText = config.next.value
   const current = yield* parse(currentText, "SIGIL_MASTER_KEY")
-  const next = yield* parse(config.next.value, "SIGIL_NEW_MASTER_KEY")
+  const next = yield* parse(nextText, "SIGIL_NEW_MASTER_KEY")
   const embedded = Option.isNone(config.databaseUrl)
   const rotated = yield* MasterKeyRotation.rotate(current, next).pipe(
     Effect.mapError((e) => e.message),
@@ -64,7 +65,7 @@ export const rotate: Effect.Effect<ReadonlyArray<string>, string> = Effect.gen(f
   if (Option.isNone(config.current)) {
     // The key came from the data directory: the file now holds the new one (renamed into place).
     yield* Effect.sync(() => {
-      fs.writeFileSync(`${keyFile}.new`, `${Redacted.value(config.next.pipe(Option.getOrThrow))}\n`, { mode: 0o600 })
+      fs.writeFileSync(`${keyFile}.new`, `${Redacted.value(nextText)}\n`, { mode: 0o600 })
       fs.renameSync(`${keyFile}.new`, keyFile)
     })
     lines.push(`${keyFile} now holds the new key; start the server again.`)

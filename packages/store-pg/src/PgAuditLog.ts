@@ -8,7 +8,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { AuditLog, type Entry } from "@sigil/core/AuditLog"
 import type { ApiKeyId, TenantId } from "@sigil/core/Ids"
 import { Effect, Layer } from "effect"
-import { type Count, op } from "./internal/sql.js"
+import { type Count, countOf, op } from "./internal/sql.js"
 
 interface Row {
   readonly request_id: string
@@ -71,7 +71,7 @@ export const make: Effect.Effect<AuditLog["Type"], never, SqlClient.SqlClient> =
             END
             RETURNING 1
           ) SELECT count(*)::integer AS n FROM purged`.pipe(
-          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.map(countOf),
           op("PgAuditLog.purgeExpired")
         )
       }

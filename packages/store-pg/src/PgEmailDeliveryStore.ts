@@ -8,7 +8,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { type ClaimToken, type DeliveryRecord, type DeliveryStatus, EmailDeliveryStore } from "@sigil/core/EmailDeliveryStore"
 import type { BatchId, CredentialId, TenantId } from "@sigil/core/Ids"
 import { Effect, Layer, Option } from "effect"
-import { type Count, op, opt } from "./internal/sql.js"
+import { type Count, countOf, op, opt } from "./internal/sql.js"
 
 interface DeliveryRow {
   readonly credential_id: string
@@ -142,7 +142,7 @@ export const make: Effect.Effect<EmailDeliveryStore["Type"], never, SqlClient.Sq
       purgeExpiredTokens: (now) =>
         sql<Count>`WITH purged AS (DELETE FROM claim_tokens WHERE expires_at <= ${now} RETURNING 1)
           SELECT count(*)::integer AS n FROM purged`.pipe(
-          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.map(countOf),
           op("PgEmailDeliveryStore.purgeExpiredTokens")
         )
     })

@@ -12,7 +12,7 @@ import type { DeliveryId, EventId, TenantId, WebhookId } from "@sigil/core/Ids"
 import type { WebhookEventType } from "@sigil/core/Inputs"
 import type { Environment } from "@sigil/core/Plans"
 import { Effect, Layer, Option } from "effect"
-import { type Count, jsonText, op, opt } from "./internal/sql.js"
+import { type Count, countOf, jsonText, op, opt } from "./internal/sql.js"
 
 interface EventRow {
   readonly id: string
@@ -142,7 +142,7 @@ export const make: Effect.Effect<EventStore["Type"], never, SqlClient.SqlClient>
             UPDATE webhook_deliveries SET status = 'cancelled', next_attempt_at = NULL
             WHERE endpoint_id = ${endpointId} AND status = 'pending' RETURNING 1
           ) SELECT count(*)::integer AS n FROM cancelled`.pipe(
-          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.map(countOf),
           op("PgEventStore.cancelPending")
         )
     })

@@ -9,7 +9,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { type Begin, IdempotencyStore, IN_FLIGHT_LEASE_MS, type Scope } from "@sigil/core/IdempotencyStore"
 import { Effect, Layer } from "effect"
-import { type Count, jsonText, op } from "./internal/sql.js"
+import { type Count, countOf, jsonText, op } from "./internal/sql.js"
 
 interface Row {
   readonly fingerprint: string
@@ -100,7 +100,7 @@ export const make: Effect.Effect<IdempotencyStore["Type"], never, SqlClient.SqlC
       purgeExpired: (now) =>
         sql<Count>`WITH purged AS (DELETE FROM idempotency_keys WHERE expires_at <= ${now} RETURNING 1)
           SELECT count(*)::integer AS n FROM purged`.pipe(
-          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.map(countOf),
           op("PgIdempotencyStore.purgeExpired")
         )
     })

@@ -18,7 +18,7 @@ import type { JobId } from "@sigil/core/Ids"
 import * as Ids from "@sigil/core/Ids"
 import { DEFAULT_MAX_ATTEMPTS, type Job, JobQueue, type JobStatus } from "@sigil/core/JobQueue"
 import { Effect, Layer, Option } from "effect"
-import { type Count, jsonText, op, opt } from "./internal/sql.js"
+import { type Count, countOf, jsonText, op, opt } from "./internal/sql.js"
 
 interface Row {
   readonly id: string
@@ -195,7 +195,7 @@ export const make: Effect.Effect<JobQueue["Type"], never, SqlClient.SqlClient> =
             WHERE (status = 'done' AND run_at < ${doneBefore}) OR (status = 'dead' AND run_at < ${deadBefore})
             RETURNING 1)
           SELECT count(*)::integer AS n FROM purged`.pipe(
-          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.map(countOf),
           op("PgJobQueue.purgeFinished")
         )
     })

@@ -10,7 +10,7 @@ import type { ApiKeyId, TenantId } from "@sigil/core/Ids"
 import type { Environment, Plan } from "@sigil/core/Plans"
 import { type ApiKey, type Tenant, TenantStore } from "@sigil/core/TenantStore"
 import { Effect, Layer, Option } from "effect"
-import { type Count, jsonText, op, opt } from "./internal/sql.js"
+import { type Count, countOf, jsonText, op, opt } from "./internal/sql.js"
 
 interface TenantRow {
   readonly id: string
@@ -168,7 +168,7 @@ export const make: Effect.Effect<TenantStore["Type"], never, SqlClient.SqlClient
       credentialsIssued: (tenantId, month) =>
         sql<Count>`SELECT COALESCE(SUM(credentials), 0)::integer AS n FROM usage_counters
           WHERE tenant_id = ${tenantId} AND month = ${month}`.pipe(
-          Effect.map((rows) => rows[0]?.n ?? 0),
+          Effect.map(countOf),
           op("PgTenantStore.credentialsIssued")
         )
     })

@@ -217,17 +217,7 @@ const decodeLong = (text: string, zeros: number): Uint8Array | undefined => {
  * @since 0.1.0
  * @internal
  */
-export const decodeUnsafe = (text: string): Uint8Array | undefined => {
-  const n = text.length
-  let zeros = 0
-  while (zeros < n && text.charCodeAt(zeros) === 49) zeros++
-  if (zeros === n) return new Uint8Array(zeros)
-  if (n - zeros >= WASM_FROM && n <= Base58Wasm.MAX_TEXT) {
-    const bytes = Base58Wasm.decode(text, zeros)
-    if (bytes !== Base58Wasm.unavailable) return bytes
-  }
-  return decodeJs(text, zeros)
-}
+export const decodeUnsafe = (text: string): Uint8Array | undefined => decodeWith(text, true)
 
 /**
  * `decodeUnsafe` without WebAssembly (what runs where it is unavailable): for tests.
@@ -235,11 +225,17 @@ export const decodeUnsafe = (text: string): Uint8Array | undefined => {
  * @since 0.1.0
  * @internal
  */
-export const decodeUnsafeJs = (text: string): Uint8Array | undefined => {
+export const decodeUnsafeJs = (text: string): Uint8Array | undefined => decodeWith(text, false)
+
+const decodeWith = (text: string, webAssembly: boolean): Uint8Array | undefined => {
   const n = text.length
   let zeros = 0
   while (zeros < n && text.charCodeAt(zeros) === 49) zeros++
   if (zeros === n) return new Uint8Array(zeros)
+  if (webAssembly && n - zeros >= WASM_FROM && n <= Base58Wasm.MAX_TEXT) {
+    const bytes = Base58Wasm.decode(text, zeros)
+    if (bytes !== Base58Wasm.unavailable) return bytes
+  }
   return decodeJs(text, zeros)
 }
 

@@ -30,6 +30,8 @@ const OUT = 14080
 interface Module {
   readonly decode: (at: number, n: number) => number
   readonly memory: Uint8Array
+  /** Where the text goes (`memory` from TEXT, MAX_TEXT bytes). */
+  readonly text: Uint8Array
 }
 
 let module: Module | null | undefined
@@ -39,8 +41,9 @@ const instantiate = (): Module | null => {
     const bytes = Uint8Array.from(atob(BASE64), (c) => c.charCodeAt(0))
     const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes))
     const exports = instance.exports as { decode: Module["decode"]; memory: WebAssembly.Memory }
-    // One page that never grows: the view stays valid.
-    return { decode: exports.decode, memory: new Uint8Array(exports.memory.buffer) }
+    // One page that never grows: the views stay valid.
+    const memory = new Uint8Array(exports.memory.buffer)
+    return { decode: exports.decode, memory, text: memory.subarray(TEXT, TEXT + MAX_TEXT) }
   } catch {
     return null
   }
@@ -67,7 +70,7 @@ export const decode = (text: string, zeros: number): Uint8Array | undefined | ty
   if (module === null) return unavailable
   const { memory } = module
   // A character beyond ASCII takes several bytes and may not fit; it is not a digit anyway.
-  const { read, written } = encoder.encodeInto(text, memory.subarray(TEXT, TEXT + MAX_TEXT))
+  const { read, written } = encoder.encodeInto(text, module.text)
   if (read !== text.length) return undefined
   const length = module.decode(zeros, written - zeros)
   if (length < 0) return undefined

@@ -32,3 +32,6 @@ export const jsonText = (value: unknown): string => JSON.stringify(value)
 export interface Count {
   readonly n: number
 }
+
+/** The count a `Count` query answered. @internal */
+export const countOf = (rows: ReadonlyArray<Count>): number => rows[0]?.n ?? 0
