@@ -12,10 +12,9 @@ import {
   ChainReader,
   Chains,
   DidResolver,
+  type Document,
   Ids,
-  Inputs,
   Issuance,
-  type KeyVault,
   Keys,
   StatusListReader,
   TenantDid,
@@ -39,7 +38,7 @@ export const main = Effect.gen(function*() {
   const ed25519Secret = ed25519.utils.randomSecretKey() // signs the credentials
   const secpSecret = secp256k1.utils.randomSecretKey() // sends the anchoring transaction
   const keysCreatedAt = new Date("2025-01-01T00:00:00Z")
-  const keys: ReadonlyArray<KeyVault.TenantKey> = [
+  const keys: ReadonlyArray<Keys.TenantKey> = [
     { keyId: "k1", tenantId, kind: "secp256k1", fragment: "key-1", publicKey: secp256k1.getPublicKey(secpSecret, true), createdAt: keysCreatedAt, revokedAt: undefined },
     { keyId: "k2", tenantId, kind: "ed25519", fragment: "key-ed25519-1", publicKey: ed25519.getPublicKey(ed25519Secret), createdAt: keysCreatedAt, revokedAt: undefined }
   ]
@@ -51,8 +50,8 @@ export const main = Effect.gen(function*() {
     merkleMethod: `${urls.did}#key-1`
   }
 
-  // 2. The batch, validated exactly as the API validates it.
-  const request = yield* Inputs.decodeCreateBatchRequest({
+  // 2. The batch: each credential's content (the hosted API validates the same fields first).
+  const request: { readonly credentials: ReadonlyArray<Document.Content> } = {
     credentials: ["Ada Lovelace", "Alan Turing", "Grace Hopper"].map((name) => ({
       recipient: { id: `urn:uuid:${crypto.randomUUID()}`, name },
       achievement: {
@@ -62,7 +61,7 @@ export const main = Effect.gen(function*() {
       },
       issuanceDate: "2025-06-30T00:00:00Z"
     }))
-  })
+  }
 
   // 3. Sign: every credential gets its eddsa-rdfc-2022 proof; the batch gets a Merkle root.
   const batch = yield* Issuance.issueOffline({

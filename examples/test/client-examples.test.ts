@@ -6,7 +6,7 @@
  */
 import type { Server } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as ProcessHelpers from "../../packages/server/test/helpers/process.js"
+import * as ProcessHelpers from "@sigil/server/testkit/process"
 import * as ClientIssue from "../client-issue.js"
 import * as VerifyOffline from "../verify-offline.js"
 import * as WebhookReceiver from "../webhook-receiver.js"

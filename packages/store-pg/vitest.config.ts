@@ -5,7 +5,7 @@ export default defineProject({
     name: "store-pg",
     include: ["test/**/*.test.ts"],
     // One migrated PGlite data directory, copied by each test file (initdb once, not per file).
-    globalSetup: ["test/globalSetup.ts"],
+    globalSetup: ["testkit/globalSetup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000
   }

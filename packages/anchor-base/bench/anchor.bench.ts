@@ -7,10 +7,10 @@
  * a memory KeyVault and AnchorJournal, and `BaseAnchor` doing the full flow per root (nonce,
  * fees, vault signature, journal record, broadcast, receipt, confirmation count).
  */
-import * as AnchorJournal from "@sigil/core/AnchorJournal"
+import * as AnchorJournal from "@sigil/service/Batches/AnchorJournal"
 import * as Ids from "@sigil/core/Ids"
 import * as CoreHex from "@sigil/core/Hex"
-import * as KeyVault from "@sigil/core/KeyVault"
+import * as KeyVault from "@sigil/service/Tenants/KeyVault"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"

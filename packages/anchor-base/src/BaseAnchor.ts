@@ -17,13 +17,13 @@
  *
  * @since 0.1.0
  */
-import * as Anchor from "@sigil/core/Anchor"
-import { AnchorRejected } from "@sigil/core/Anchor"
-import * as AnchorJournal from "@sigil/core/AnchorJournal"
+import * as Anchorer from "@sigil/service/Batches/Anchorer"
+import { AnchorRejected } from "@sigil/service/Batches/Anchorer"
+import * as AnchorJournal from "@sigil/service/Batches/AnchorJournal"
 import { ChainUnavailable } from "@sigil/core/ChainReader"
 import type { ChainName } from "@sigil/core/Chains"
 import type { TenantId } from "@sigil/core/Ids"
-import * as KeyVault from "@sigil/core/KeyVault"
+import * as KeyVault from "@sigil/service/Tenants/KeyVault"
 import { Clock, Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { type Address, type Hex, hexToNumber } from "viem"
 import * as ChainConfig from "./ChainConfig.js"
@@ -57,7 +57,7 @@ interface SenderKey {
 }
 
 type Attempt = AnchorJournal.Attempt
-type Pending = Extract<Anchor.Status, { _tag: "Pending" }>
+type Pending = Extract<Anchorer.Status, { _tag: "Pending" }>
 
 const pending = (attempt: Attempt, confirmations = 0): Pending => ({
   _tag: "Pending",
@@ -66,7 +66,7 @@ const pending = (attempt: Attempt, confirmations = 0): Pending => ({
   confirmations
 })
 
-const submission = (attempt: Attempt): Anchor.Submission => ({
+const submission = (attempt: Attempt): Anchorer.Submission => ({
   chainId: attempt.chainId,
   txHash: attempt.txHash,
   sender: attempt.sender,
@@ -82,7 +82,7 @@ const submission = (attempt: Attempt): Anchor.Submission => ({
  */
 export const make = (
   options: Options
-): Effect.Effect<Anchor.Service, never, KeyVault.KeyVault | AnchorJournal.AnchorJournal> =>
+): Effect.Effect<Anchorer.Service, never, KeyVault.KeyVault | AnchorJournal.AnchorJournal> =>
   Effect.gen(function*() {
     const vault = yield* KeyVault.KeyVault
     const journal = yield* AnchorJournal.AnchorJournal
@@ -168,7 +168,7 @@ export const make = (
 
     const anchorTx = (
       ctx: ChainContext.ChainContext,
-      request: Anchor.AnchorRequest,
+      request: Anchorer.AnchorRequest,
       nonce: number,
       fees: Transactions.Fees
     ): Transactions.Unsigned => ({
@@ -186,7 +186,7 @@ export const make = (
       ctx: ChainContext.ChainContext,
       key: SenderKey,
       tx: Transactions.Unsigned,
-      batchId: Anchor.AnchorRequest["batchId"] | undefined
+      batchId: Anchorer.AnchorRequest["batchId"] | undefined
     ) =>
       Effect.flatMap(
         Transactions.signWithVault(vault, ctx.config.chain, key.keyId, key.address, tx),
@@ -217,7 +217,7 @@ export const make = (
       Effect.zipRight(journalCall(ctx, journal.record(attempt)), broadcast(ctx, attempt, gas))
 
     /** Same nonce, higher fees. Caller holds the sender lock. */
-    const replace = (ctx: ChainContext.ChainContext, request: Anchor.AnchorRequest, key: SenderKey, latest: Attempt) =>
+    const replace = (ctx: ChainContext.ChainContext, request: Anchorer.AnchorRequest, key: SenderKey, latest: Attempt) =>
       Effect.gen(function*() {
         const { config, rpc } = ctx
         let fees = Transactions.bump(latest, yield* Transactions.quote(rpc, config.maxFeePerGasCap), config.feeBumpPercent, config.maxFeePerGasCap)
@@ -239,7 +239,7 @@ export const make = (
       })
 
     /** A new attempt at a fresh nonce. Caller holds the sender lock. */
-    const fresh = (ctx: ChainContext.ChainContext, request: Anchor.AnchorRequest, key: SenderKey) =>
+    const fresh = (ctx: ChainContext.ChainContext, request: Anchorer.AnchorRequest, key: SenderKey) =>
       Effect.gen(function*() {
         const { config, rpc } = ctx
         const fees = yield* Transactions.quote(rpc, config.maxFeePerGasCap)
@@ -272,11 +272,11 @@ export const make = (
         }
       })
 
-    const attemptsOf = (ctx: ChainContext.ChainContext, request: Anchor.AnchorRequest) =>
+    const attemptsOf = (ctx: ChainContext.ChainContext, request: Anchorer.AnchorRequest) =>
       journalCall(ctx, journal.attempts(ctx.config.chainId, request.batchId))
 
     /** Continues a batch that already has attempts: the latest one goes out again, byte for byte. */
-    const resume = (ctx: ChainContext.ChainContext, request: Anchor.AnchorRequest, latest: Attempt, locked: boolean) =>
+    const resume = (ctx: ChainContext.ChainContext, request: Anchorer.AnchorRequest, latest: Attempt, locked: boolean) =>
       Effect.gen(function*() {
         const outcome = yield* broadcast(ctx, latest, ctx.config.gasLimit)
         if (outcome !== "feeTooLow") return latest
@@ -288,7 +288,7 @@ export const make = (
         return yield* (locked ? replaceLatest : lock(senderLock(ctx, latest.sender), replaceLatest))
       })
 
-    const submit = (request: Anchor.AnchorRequest): Effect.Effect<Anchor.Submission, Anchor.AnchorError> =>
+    const submit = (request: Anchorer.AnchorRequest): Effect.Effect<Anchorer.Submission, Anchorer.AnchorError> =>
       Effect.gen(function*() {
         const ctx = yield* context(request.chain)
         const existing = yield* attemptsOf(ctx, request)
@@ -320,7 +320,7 @@ export const make = (
       })
 
     /** Nothing of the batch is mined: find out why and act. Caller holds the sender lock. */
-    const unstick = (ctx: ChainContext.ChainContext, request: Anchor.AnchorRequest, settledNonce: number) =>
+    const unstick = (ctx: ChainContext.ChainContext, request: Anchorer.AnchorRequest, settledNonce: number) =>
       Effect.gen(function*() {
         const { config, rpc } = ctx
         const latest = (yield* attemptsOf(ctx, request)).at(-1)!
@@ -357,7 +357,7 @@ export const make = (
         return pending(latest)
       })
 
-    const confirm = (request: Anchor.AnchorRequest): Effect.Effect<Anchor.Status, Anchor.AnchorError> =>
+    const confirm = (request: Anchorer.AnchorRequest): Effect.Effect<Anchorer.Status, Anchorer.AnchorError> =>
       Effect.gen(function*() {
         const ctx = yield* context(request.chain)
         const { config, rpc } = ctx
@@ -386,10 +386,10 @@ export const make = (
           blockNumber,
           blockTimestamp: new Date(hexToNumber(block.timestamp) * 1000),
           sender: mined.sender
-        } satisfies Anchor.Status
+        } satisfies Anchorer.Status
       }).pipe(Effect.withSpan("BaseAnchor.confirm", { attributes: { chain: request.chain, batchId: request.batchId } }))
 
-    return { submit, confirm } satisfies Anchor.Service
+    return { submit, confirm } satisfies Anchorer.Service
   })
 
 /**
@@ -398,8 +398,8 @@ export const make = (
  */
 export const layer = (
   options: Options
-): Layer.Layer<Anchor.Anchorer, never, KeyVault.KeyVault | AnchorJournal.AnchorJournal> =>
-  Layer.effect(Anchor.Anchorer, make(options))
+): Layer.Layer<Anchorer.Anchorer, never, KeyVault.KeyVault | AnchorJournal.AnchorJournal> =>
+  Layer.effect(Anchorer.Anchorer, make(options))
 
 /**
  * @since 0.1.0
@@ -407,7 +407,7 @@ export const layer = (
  */
 export const layerConfig = (
   config: Config.Config.Wrap<Options>
-): Layer.Layer<Anchor.Anchorer, ConfigError.ConfigError, KeyVault.KeyVault | AnchorJournal.AnchorJournal> =>
+): Layer.Layer<Anchorer.Anchorer, ConfigError.ConfigError, KeyVault.KeyVault | AnchorJournal.AnchorJournal> =>
   Layer.unwrapEffect(Effect.map(Config.unwrap(config), layer))
 
 /**
@@ -419,5 +419,5 @@ export const layerConfig = (
  */
 export const layerDevnet = (
   overrides: Devnet.ChainOverrides = {}
-): Layer.Layer<Anchor.Anchorer, never, KeyVault.KeyVault | AnchorJournal.AnchorJournal | Devnet.Devnet> =>
+): Layer.Layer<Anchorer.Anchorer, never, KeyVault.KeyVault | AnchorJournal.AnchorJournal | Devnet.Devnet> =>
   Layer.unwrapEffect(Effect.map(Devnet.chainOptions(overrides), (chain) => layer({ chains: [chain] })))

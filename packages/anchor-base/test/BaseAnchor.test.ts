@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as Anchor from "@sigil/core/Anchor"
+import * as Anchorer from "@sigil/service/Batches/Anchorer"
 import { Duration, Effect, Either, Layer, Redacted } from "effect"
 import { type Hex, hexToBigInt, hexToNumber } from "viem"
 import * as BaseAnchor from "../src/BaseAnchor.js"
@@ -48,7 +48,7 @@ const setup = Effect.gen(function*() {
   return { dataDir, devnet, vault: makeVault(), journal: makeJournal(), call: rpc(devnet.provider) }
 })
 
-const attemptsOf = (journal: Journal, req: Anchor.AnchorRequest) => journal.rows.filter((a) => a.batchId === req.batchId)
+const attemptsOf = (journal: Journal, req: Anchorer.AnchorRequest) => journal.rows.filter((a) => a.batchId === req.batchId)
 
 describe("BaseAnchor on the devnet", () => {
   it.scopedLive("anchors 50 roots from 5 tenants: input is the root, sender the tenant, one transaction each", () =>
@@ -358,7 +358,7 @@ describe("BaseAnchor layers", () => {
           Layer.provideMerge(Layer.mergeAll(vault.layer, journal.layer, Devnet.layer({ dataDir })))
         )
       )
-      const service = yield* Effect.provide(Anchor.Anchorer, context)
+      const service = yield* Effect.provide(Anchorer.Anchorer, context)
       const final = yield* anchorUntilFinal(service, request(vault.addTenant()))
       const devnet = yield* Effect.provide(Devnet.Devnet, context)
       const tx = yield* rpc(devnet.provider)<{ blockNumber: Hex }>("eth_getTransactionByHash", final.txHash)

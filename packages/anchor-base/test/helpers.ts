@@ -1,11 +1,11 @@
-import * as Anchor from "@sigil/core/Anchor"
-import * as AnchorJournal from "@sigil/core/AnchorJournal"
+import * as Anchorer from "@sigil/service/Batches/Anchorer"
+import * as AnchorJournal from "@sigil/service/Batches/AnchorJournal"
 import type { ChainName } from "@sigil/core/Chains"
 import * as CoreHex from "@sigil/core/Hex"
 import type { Hash32 } from "@sigil/core/Hex"
 import * as Ids from "@sigil/core/Ids"
 import type { TenantId } from "@sigil/core/Ids"
-import * as KeyVault from "@sigil/core/KeyVault"
+import * as KeyVault from "@sigil/service/Tenants/KeyVault"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -46,7 +46,7 @@ export const makeJournal = () => {
   return { ...memory, layer: Layer.succeed(AnchorJournal.AnchorJournal, memory.service) }
 }
 
-export const request = (tenant: Tenant, merkleRoot = randomRoot(), chain: ChainName = "devnet"): Anchor.AnchorRequest => ({
+export const request = (tenant: Tenant, merkleRoot = randomRoot(), chain: ChainName = "devnet"): Anchorer.AnchorRequest => ({
   batchId: Ids.unsafeMake("bat"),
   tenantId: tenant.tenantId,
   chain,
@@ -62,8 +62,8 @@ const retryWhileUnavailable = { while: isChainUnavailable, schedule: Schedule.sp
 
 /** Confirms until final, retrying while the chain is unavailable; `onPending` runs after each pending answer. */
 export const confirmUntilFinal = <R = never>(
-  anchorer: Anchor.Service,
-  req: Anchor.AnchorRequest,
+  anchorer: Anchorer.Service,
+  req: Anchorer.AnchorRequest,
   onPending: Effect.Effect<void, unknown, R> = Effect.void
 ) =>
   Effect.gen(function*() {
@@ -78,8 +78,8 @@ export const confirmUntilFinal = <R = never>(
 
 /** What the server's worker does: submit, then confirm until final, both retried while the chain is unavailable. */
 export const anchorUntilFinal = <R = never>(
-  anchorer: Anchor.Service,
-  req: Anchor.AnchorRequest,
+  anchorer: Anchorer.Service,
+  req: Anchorer.AnchorRequest,
   onPending: Effect.Effect<void, unknown, R> = Effect.void
 ) =>
   Effect.zipRight(

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as KeyVault from "@sigil/core/KeyVault"
+import * as KeyVault from "@sigil/service/Tenants/KeyVault"
 import { Duration } from "effect"
 import { HttpRequestError, InternalRpcError, InvalidInputRpcError, InvalidParamsRpcError, LimitExceededRpcError, TimeoutError, UnknownRpcError } from "viem"
 import { privateKeyToAccount } from "viem/accounts"

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { WEBHOOK_EVENT_TYPES } from "@sigil/core/Inputs"
+import { WEBHOOK_EVENT_TYPES } from "@sigil/service/Inputs"
 import { Either } from "effect"
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs"

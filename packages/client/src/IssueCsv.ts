@@ -21,7 +21,7 @@
  *
  * @since 0.1.0
  */
-import * as Inputs from "@sigil/core/Inputs"
+import * as Inputs from "@sigil/service/Inputs"
 import { Effect, Either } from "effect"
 import { createHash } from "node:crypto"
 import * as Csv from "./Csv.js"

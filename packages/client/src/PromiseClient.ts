@@ -13,7 +13,7 @@
  * @since 0.1.0
  */
 import { FetchHttpClient } from "@effect/platform"
-import type * as Inputs from "@sigil/core/Inputs"
+import type * as Inputs from "@sigil/service/Inputs"
 import * as ApiErrors from "@sigil/http/ApiErrors"
 import { Cause, Effect, Exit, Option, Stream } from "effect"
 import type * as Retry from "./Retry.js"

@@ -17,7 +17,7 @@
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpClientError } from "@effect/platform"
-import * as Inputs from "@sigil/core/Inputs"
+import * as Inputs from "@sigil/service/Inputs"
 import * as ApiErrors from "@sigil/http/ApiErrors"
 import { IssuerApi } from "@sigil/http/IssuerApi"
 import type * as Resources from "@sigil/http/Resources"

@@ -9,8 +9,8 @@
  *
  * @since 0.1.0
  */
-import type { Envelope } from "@sigil/core/Events"
-import * as StandardWebhooks from "@sigil/core/StandardWebhooks"
+import type { Envelope } from "@sigil/service/Events"
+import * as WebhookSignature from "@sigil/service/Webhooks/WebhookSignature"
 
 /**
  * A delivered event: `{id, type, created_at, tenant_id, data}` (issuer-api.md "Events").
@@ -83,7 +83,7 @@ export const verify = (
   body: string | Uint8Array,
   options: VerifyOptions = {}
 ): boolean =>
-  StandardWebhooks.verify({
+  WebhookSignature.verify({
     secret,
     headers: pick(headers),
     body: text(body),
@@ -131,4 +131,4 @@ export const parse = (
  * @category signing
  */
 export const sign = (secret: string, id: string, body: string, timestamp: Date = new Date()): Readonly<Record<string, string>> =>
-  StandardWebhooks.headers(secret, id, timestamp, body)
+  WebhookSignature.headers(secret, id, timestamp, body)

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as ProcessHelpers from "../../server/test/helpers/process.js"
+import * as ProcessHelpers from "@sigil/server/testkit/process"
 import * as Webhooks from "../src/Webhooks.js"
 import { repoRoot, workDir } from "./helpers/cli.js"
 

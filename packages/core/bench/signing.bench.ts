@@ -13,7 +13,7 @@
  * Run: `npm run bench -- signing` (or `npx tsx packages/core/bench/signing.bench.ts`).
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
-import * as NodePrimitives from "@sigil/server/NodePrimitives"
+import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import { Effect } from "effect"
 import * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
@@ -28,7 +28,7 @@ import * as FastCanonicalizer from "../src/FastCanonicalizer.js"
 import * as Issuance from "../src/Issuance.js"
 import * as Merkle from "../src/Merkle.js"
 import * as Primitives from "../src/Primitives.js"
-import * as Fixture from "./support/batch.js"
+import * as Fixture from "../testkit/benchBatch.js"
 import * as Timing from "./support/timing.js"
 
 const { best, median } = Timing

@@ -18,7 +18,7 @@
  * Run: `npm run bench -- verify` (or `npx tsx packages/core/bench/verify.bench.ts`).
  */
 import { bytesToHex } from "@noble/hashes/utils.js"
-import * as NodePrimitives from "@sigil/server/NodePrimitives"
+import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import { Effect, Either, Layer } from "effect"
 import { availableParallelism, loadavg } from "node:os"
 import * as Canonicalizer from "../src/Canonicalizer.js"
@@ -29,7 +29,7 @@ import * as Merkle from "../src/Merkle.js"
 import * as MerkleProof2019 from "../src/MerkleProof2019.js"
 import * as Primitives from "../src/Primitives.js"
 import * as Verifier from "../src/Verifier.js"
-import { makeTenant, makeWorld, sampleContent } from "../test/helpers/offlineTenant.js"
+import { makeTenant, makeWorld, sampleContent } from "../testkit/offlineTenant.js"
 import * as Timing from "./support/timing.js"
 
 const { best, median } = Timing

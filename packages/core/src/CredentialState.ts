@@ -12,7 +12,34 @@
  * @since 0.1.0
  */
 import { Context, Data, Effect, Either, Layer, Schema } from "effect"
-import type { ErasureRequester, RevocationReasonCode } from "./Inputs.js"
+
+/**
+ * Why a credential is revoked, machine-readable (issuer-api.md).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const REVOCATION_REASON_CODES = ["reissued", "issuer_error", "recipient_request", "other"] as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type RevocationReasonCode = typeof REVOCATION_REASON_CODES[number]
+
+/**
+ * Who asked for an erasure (issuer-api.md).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const ERASURE_REQUESTERS = ["recipient", "dpo", "supervisory_authority"] as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ErasureRequester = typeof ERASURE_REQUESTERS[number]
 
 /**
  * @since 0.1.0

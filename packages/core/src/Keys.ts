@@ -17,7 +17,33 @@ import { bytesToHex, concatBytes } from "@noble/hashes/utils.js"
 import { Either, Encoding, Schema } from "effect"
 import * as Base58 from "./internal/base58.js"
 import { BoundedMap } from "./internal/boundedMap.js"
-import type { KeyKind } from "./KeyVault.js"
+import type { TenantId } from "./Ids.js"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type KeyKind = "ed25519" | "secp256k1"
+
+/**
+ * A tenant key as everything outside the vault sees it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TenantKey {
+  /** The vault's own id for the key. */
+  readonly keyId: string
+  readonly tenantId: TenantId
+  readonly kind: KeyKind
+  /** The fragment of the key in the tenant's DID document: `key-1`, `key-2`… (secp256k1), `key-ed25519-1`… (Ed25519). */
+  readonly fragment: string
+  /** Ed25519: 32 bytes. secp256k1: 33-byte compressed point. */
+  readonly publicKey: Uint8Array
+  /** Whole seconds: Blockcerts compares it with the anchoring block's time. */
+  readonly createdAt: Date
+  readonly revokedAt: Date | undefined
+}
 
 /**
  * @since 0.1.0

@@ -12,8 +12,8 @@
 import * as Contexts from "./Contexts.js"
 import type { JsonObject } from "./Document.js"
 import * as Ids from "./Ids.js"
-import type { TenantKey } from "./KeyVault.js"
 import * as Keys from "./Keys.js"
+import type { TenantKey } from "./Keys.js"
 
 /**
  * Where a tenant's identity documents live under Sigil's public base URL.

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import * as ChainReader from "../src/ChainReader.js"
 import * as Hex from "../src/Hex.js"
-import { chainReaderContract } from "./contracts/ChainReader.contract.js"
+import { chainReaderContract } from "../testkit/ChainReader.contract.js"
 
 const chain: ChainReader.ChainRef = { family: "eth", chainId: 84532 }
 const memory = ChainReader.makeMemory()

@@ -7,10 +7,9 @@ import { Effect, FastCheck as fc } from "effect"
 import * as Canonicalizer from "../src/Canonicalizer.js"
 import * as Contexts from "../src/Contexts.js"
 import * as Document from "../src/Document.js"
-import * as Inputs from "../src/Inputs.js"
 import { credentialInput, issuer, recipientNameMode } from "./helpers/arbitraries.js"
-import { jsonld } from "./support/jsonldLib.js"
-import { validateOb3, validateVc2 } from "./support/schemas.js"
+import { jsonld } from "../testkit/jsonldLib.js"
+import { validateOb3, validateVc2 } from "../testkit/schemas.js"
 
 const runs = process.env.CI === "true" ? 300 : 60
 const tenantId = "tnt_01JDOCTEST0000000000000000"
@@ -35,7 +34,7 @@ describe("Document", () => {
     [credentialInput, issuer, recipientNameMode, fc.option(fc.integer({ min: 0, max: 131_071 }), { nil: undefined })],
     ([raw, who, mode, statusIndex]) =>
       Effect.gen(function*() {
-        const input = yield* Inputs.decodeCredentialInput(raw)
+        const input: Document.Content = raw
         const document = yield* Document.make(input, { did, ...who }, {
           tenantId,
           recipientNameMode: mode,

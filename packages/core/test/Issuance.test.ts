@@ -4,7 +4,7 @@ import * as Document from "../src/Document.js"
 import type { JsonObject } from "../src/Document.js"
 import * as Issuance from "../src/Issuance.js"
 import * as Verifier from "../src/Verifier.js"
-import { makeTenant, makeWorld, sampleContent } from "./helpers/offlineTenant.js"
+import { makeTenant, makeWorld, sampleContent } from "../testkit/offlineTenant.js"
 
 const keysCreatedAt = new Date("2025-06-01T00:00:00Z")
 const signedAt = new Date("2025-06-30T10:00:00Z")

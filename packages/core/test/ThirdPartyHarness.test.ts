@@ -1,5 +1,5 @@
 /**
- * Proves the offline harness around the third-party verifiers (test/support/) on known vectors,
+ * Proves the offline harness around the third-party verifiers (testkit/) on known vectors,
  * so that Sigil's own credentials can be run through the same calls.
  *
  * Everything here is offline: every HTTP request goes through a fetch stub that answers only known
@@ -8,25 +8,25 @@
  * test in this file runs sequentially.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { SHIM_CHAINS } from "./support/baseShim.js"
+import { SHIM_CHAINS } from "../testkit/baseShim.js"
 import {
   blockcertsTargetHash,
   encodeMerkleProofValue,
   merkleTree,
   secp256k1TestKey,
   type DecodedMerkleProof
-} from "./support/blockcertsIssuer.js"
-import { type CvjsResult, type CvjsRunOptions, type CvjsTransaction, runCertVerifierJs } from "./support/certVerifierJs.js"
+} from "../testkit/blockcertsIssuer.js"
+import { type CvjsResult, type CvjsRunOptions, type CvjsTransaction, runCertVerifierJs } from "../testkit/certVerifierJs.js"
 import {
   ed25519TestKey,
   multikeyControllerDocument,
   signEddsaRdfc2022,
   verifyWithDigitalBazaar
-} from "./support/digitalbazaarVc.js"
-import { readFixture } from "./support/fixtures.js"
-import { validateOb3, validateVc2 } from "./support/schemas.js"
-import { buildSigilFixture, KEY_CREATED, type SigilFixture } from "./support/sigilFixture.js"
-import { didWebUrl, OB3_ACHIEVEMENT_SCHEMA_URL, runVerifierCore } from "./support/verifierCore.js"
+} from "../testkit/digitalbazaarVc.js"
+import { readFixture } from "../testkit/fixtures.js"
+import { validateOb3, validateVc2 } from "../testkit/schemas.js"
+import { buildSigilFixture, KEY_CREATED, type SigilFixture } from "../testkit/sigilFixture.js"
+import { didWebUrl, OB3_ACHIEVEMENT_SCHEMA_URL, runVerifierCore } from "../testkit/verifierCore.js"
 
 type Json = Record<string, unknown>
 
@@ -385,7 +385,7 @@ describe.sequential("@digitalbazaar/vc 7.3: eddsa-rdfc-2022", () => {
 // ---------------------------------------------------------------------------------------------
 
 describe.sequential("@digitalcredentials/verifier-core 1.0.0-beta.11 (Learner Credential Wallet)", () => {
-  const VC = "../support/vectors/verifier-core/"
+  const VC = "../../testkit/vectors/verifier-core/"
   const STATUS_LIST_URL =
     "https://raw.githubusercontent.com/digitalcredentials/verifier-core/refs/heads/main/src/test-fixtures/status/e5WK8CbZ1GjycuPombrj"
   const realRoutes = { [STATUS_LIST_URL]: readFixture(`${VC}status-e5WK8CbZ1GjycuPombrj.json`) }

@@ -10,12 +10,12 @@ import { Effect } from "effect"
 import * as Chains from "../src/Chains.js"
 import type { JsonObject } from "../src/Document.js"
 import * as Issuance from "../src/Issuance.js"
-import * as TenantDid from "../src/TenantDid.js"
+import * as TenantDid from "@sigil/core/TenantDid"
 import * as Verifier from "../src/Verifier.js"
-import { makeTenant, makeWorld, sampleContent, type Tenant } from "./helpers/offlineTenant.js"
-import { runCertVerifierJs } from "./support/certVerifierJs.js"
-import { verifyWithDigitalBazaar } from "./support/digitalbazaarVc.js"
-import { runVerifierCore } from "./support/verifierCore.js"
+import { makeTenant, makeWorld, sampleContent, type Tenant } from "../testkit/offlineTenant.js"
+import { runCertVerifierJs } from "../testkit/certVerifierJs.js"
+import { verifyWithDigitalBazaar } from "../testkit/digitalbazaarVc.js"
+import { runVerifierCore } from "../testkit/verifierCore.js"
 
 const keysCreatedAt = new Date("2025-06-01T00:00:00Z")
 const signedAt = new Date("2025-06-30T10:00:00Z")

@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import * as Inputs from "@sigil/core/Inputs"
+import * as Inputs from "@sigil/service/Inputs"
 import { Schema } from "effect"
 import * as ApiErrors from "./ApiErrors.js"
 import * as Resources from "./Resources.js"

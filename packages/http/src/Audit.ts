@@ -4,8 +4,8 @@
  *
  * @since 0.1.0
  */
-import type { Principal } from "@sigil/core/Auth"
-import { AuditLog } from "@sigil/core/AuditLog"
+import type { Principal } from "@sigil/service/Access/Auth"
+import { AuditLog } from "@sigil/service/Access/AuditLog"
 import { Cause, Chunk, Effect } from "effect"
 import * as Errors from "./Errors.js"
 

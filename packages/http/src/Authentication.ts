@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { HttpApiMiddleware, HttpApiSecurity, HttpRouter, OpenApi } from "@effect/platform"
-import type { Principal } from "@sigil/core/Auth"
+import type { Principal } from "@sigil/service/Access/Auth"
 import { Context, Effect, Layer, Option } from "effect"
 import { Caller } from "./Caller.js"
 

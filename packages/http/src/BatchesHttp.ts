@@ -4,8 +4,8 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
-import * as Batches from "@sigil/core/Batches"
-import * as Inputs from "@sigil/core/Inputs"
+import * as Batches from "@sigil/service/Batches"
+import * as Inputs from "@sigil/service/Inputs"
 import { Effect } from "effect"
 import * as Body from "./Body.js"
 import * as Caller from "./Caller.js"

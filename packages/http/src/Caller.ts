@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { Principal } from "@sigil/core/Auth"
+import type { Principal } from "@sigil/service/Access/Auth"
 import { Clock, Context, Effect } from "effect"
 
 /**

@@ -15,8 +15,8 @@
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { HttpServerResponse } from "@effect/platform"
-import type { Principal } from "@sigil/core/Auth"
-import { IdempotencyStore, type Scope, type StoredResponse } from "@sigil/core/IdempotencyStore"
+import type { Principal } from "@sigil/service/Access/Auth"
+import { IdempotencyStore, type Scope, type StoredResponse } from "@sigil/service/Access/IdempotencyStore"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import * as ApiErrors from "./ApiErrors.js"

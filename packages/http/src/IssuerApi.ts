@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import * as Inputs from "@sigil/core/Inputs"
+import * as Inputs from "@sigil/service/Inputs"
 import { Schema } from "effect"
 import * as ApiErrors from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"

@@ -10,19 +10,19 @@
  * @since 0.1.0
  */
 import { type HttpApi, HttpApiBuilder, HttpApiSwagger, type HttpRouter, type HttpServer, HttpServerResponse } from "@effect/platform"
-import type { AuditLog } from "@sigil/core/AuditLog"
-import type { BatchStore } from "@sigil/core/BatchStore"
-import type { EmailDeliveryStore } from "@sigil/core/EmailDeliveryStore"
-import type { EventStore } from "@sigil/core/EventStore"
-import type { IdempotencyStore } from "@sigil/core/IdempotencyStore"
-import type { JobQueue } from "@sigil/core/JobQueue"
-import type { RateLimiter } from "@sigil/core/RateLimiter"
-import type { Settings } from "@sigil/core/Settings"
-import type { StatusListStore } from "@sigil/core/StatusListStore"
-import type { TenantStore } from "@sigil/core/TenantStore"
-import type { Transactor } from "@sigil/core/Transactor"
-import type { WebhookStore } from "@sigil/core/WebhookStore"
-import type { WebhookTransport } from "@sigil/core/WebhookTransport"
+import type { AuditLog } from "@sigil/service/Access/AuditLog"
+import type { BatchStore } from "@sigil/service/Batches/BatchStore"
+import type { EmailDeliveryStore } from "@sigil/service/Email/EmailDeliveryStore"
+import type { EventStore } from "@sigil/service/Events/EventStore"
+import type { IdempotencyStore } from "@sigil/service/Access/IdempotencyStore"
+import type { JobQueue } from "@sigil/service/Pipeline/JobQueue"
+import type { RateLimiter } from "@sigil/service/Access/RateLimiter"
+import type { Settings } from "@sigil/service/Settings"
+import type { StatusSlotStore } from "@sigil/service/Credentials/StatusSlotStore"
+import type { TenantStore } from "@sigil/service/Tenants/TenantStore"
+import type { Transactor } from "@sigil/service/Transactor"
+import type { WebhookEndpointStore } from "@sigil/service/Webhooks/WebhookEndpointStore"
+import type { WebhookSender } from "@sigil/service/Webhooks/WebhookSender"
 import { Effect, Layer } from "effect"
 import * as Authentication from "./Authentication.js"
 import * as BatchesHttp from "./BatchesHttp.js"
@@ -50,15 +50,15 @@ export type Requirements =
   | TenantStore
   | BatchStore
   | EventStore
-  | WebhookStore
-  | StatusListStore
+  | WebhookEndpointStore
+  | StatusSlotStore
   | JobQueue
   | IdempotencyStore
   | RateLimiter
   | AuditLog
   | EmailDeliveryStore
   | Settings
-  | WebhookTransport
+  | WebhookSender
 
 /**
  * `GET /v1/openapi.json`: the same document as `docs/openapi.json`.

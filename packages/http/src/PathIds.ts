@@ -4,11 +4,11 @@
  *
  * @since 0.1.0
  */
-import { BatchNotFound } from "@sigil/core/Batches"
-import { CredentialNotFound } from "@sigil/core/Credentials"
+import { BatchNotFound } from "@sigil/service/Batches"
+import { CredentialNotFound } from "@sigil/service/Credentials"
 import * as Ids from "@sigil/core/Ids"
-import { TenantNotFound, ApiKeyNotFound } from "@sigil/core/Tenants"
-import { WebhookNotFound } from "@sigil/core/Webhooks"
+import { TenantNotFound, ApiKeyNotFound } from "@sigil/service/Tenants"
+import { WebhookNotFound } from "@sigil/service/Webhooks"
 import { Effect, Schema } from "effect"
 
 // Messages quote the id; a path segment can be anything, so only its start.

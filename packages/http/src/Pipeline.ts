@@ -26,12 +26,12 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import type { AuditLog } from "@sigil/core/AuditLog"
-import * as Auth from "@sigil/core/Auth"
-import type { IdempotencyStore } from "@sigil/core/IdempotencyStore"
-import type { Plan } from "@sigil/core/Plans"
-import { type Decision, type Policy, RateLimiter } from "@sigil/core/RateLimiter"
-import type { TenantStore } from "@sigil/core/TenantStore"
+import type { AuditLog } from "@sigil/service/Access/AuditLog"
+import * as Auth from "@sigil/service/Access/Auth"
+import type { IdempotencyStore } from "@sigil/service/Access/IdempotencyStore"
+import type { Plan } from "@sigil/service/Tenants/Plans"
+import { type Decision, type Policy, RateLimiter } from "@sigil/service/Access/RateLimiter"
+import type { TenantStore } from "@sigil/service/Tenants/TenantStore"
 import { Effect, Layer, Option } from "effect"
 import * as ApiErrors from "./ApiErrors.js"
 import * as Audit from "./Audit.js"

@@ -7,8 +7,8 @@
  *
  * @since 0.1.0
  */
-import * as Plans from "@sigil/core/Plans"
-import type { Decision, Policy } from "@sigil/core/RateLimiter"
+import * as Plans from "@sigil/service/Tenants/Plans"
+import type { Decision, Policy } from "@sigil/service/Access/RateLimiter"
 
 /**
  * The policy of a plan: its requests per minute, over 60 s.

@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import * as Inputs from "@sigil/core/Inputs"
+import * as Inputs from "@sigil/service/Inputs"
 
 const DateTime = Schema.String.annotations({
   description: "ISO 8601 UTC date-time.",

@@ -4,9 +4,9 @@
  */
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import * as MemoryStores from "@sigil/core/MemoryStores"
-import * as Settings from "@sigil/core/Settings"
-import * as WebhookTransport from "@sigil/core/WebhookTransport"
+import * as MemoryStores from "@sigil/service/MemoryStores"
+import * as Settings from "@sigil/service/Settings"
+import * as WebhookSender from "@sigil/service/Webhooks/WebhookSender"
 import { Deferred, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { createServer } from "node:http"
 import { expect, it } from "vitest"
@@ -30,7 +30,7 @@ it("serves the issuer API and the administrative channel side by side, isolated"
     ).pipe(
       Layer.provide(Layer.mergeAll(
         MemoryStores.layer,
-        WebhookTransport.layerMemory(),
+        WebhookSender.layerMemory(),
         Settings.layer({
           publicBaseUrl: "http://localhost:8080",
           chainFor: () => "base-sepolia",

@@ -1,7 +1,7 @@
 /**
  * The black-box suite over memory stores.
  */
-import * as MemoryStores from "@sigil/core/MemoryStores"
-import { issuerApiSuite } from "./blackbox/issuerApiSuite.js"
+import * as MemoryStores from "@sigil/service/MemoryStores"
+import { issuerApiSuite } from "../testkit/blackbox/issuerApiSuite.js"
 
 issuerApiSuite("issuer API over memory stores", () => MemoryStores.layer)

@@ -15,7 +15,7 @@ import { spawn } from "node:child_process"
 import { rmSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { performance } from "node:perf_hooks"
-import { batchOf, demoKey, eventually, freePort, newDataDir, start } from "../test/helpers/process.js"
+import { batchOf, demoKey, eventually, freePort, newDataDir, start } from "../testkit/process.js"
 
 const CONNECTIONS = 50
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000)

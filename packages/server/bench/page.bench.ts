@@ -19,7 +19,7 @@ import { rmSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { performance } from "node:perf_hooks"
 import { launch } from "../test/browser/chromium.js"
-import { batchOf, demoKey, eventually, newDataDir, start } from "../test/helpers/process.js"
+import { batchOf, demoKey, eventually, newDataDir, start } from "../testkit/process.js"
 
 const REQUESTS = Number(process.env.BENCH_PAGE_REQUESTS ?? 200)
 const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 10)

@@ -12,7 +12,7 @@
  * Run: `npm run bench -- pipeline` (BENCH_RUNS, BENCH_CREDENTIALS to change the defaults).
  */
 import { rmSync } from "node:fs"
-import { batchOf, createTenant, eventually, newDataDir, start, stop } from "../test/helpers/process.js"
+import { batchOf, createTenant, eventually, newDataDir, start, stop } from "../testkit/process.js"
 import { startReceiver, verifyDelivery } from "../test/helpers/receiver.js"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)

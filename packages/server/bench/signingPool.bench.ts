@@ -15,9 +15,9 @@ import * as Issuance from "@sigil/core/Issuance"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { availableParallelism, loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
-import * as NodePrimitives from "../src/NodePrimitives.js"
+import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import * as SigningPool from "../src/SigningPool.js"
-import * as Fixture from "../../core/bench/support/batch.js"
+import * as Fixture from "@sigil/core/testkit/benchBatch"
 
 const BATCH = Fixture.BATCH
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15)

@@ -2,14 +2,14 @@
  * The HTML body of the magic-link e-mail (issue #10), built with the one escaping template
  * (`Html`): every issuer- and recipient-supplied string is escaped, and only http(s) URLs
  * become links or images. The plain-text body and the subject are core's
- * (`EmailDelivery.text`, `EmailDelivery.subject`); both bodies say the same.
+ * (`Email.text`, `Email.subject`); both bodies say the same.
  *
  * The tenant's accent colour and logo appear only when its plan includes branding (core puts
  * `branding` in the letter then); the accent is darkened to WCAG AA on white when needed.
  *
  * @since 0.1.0
  */
-import type { Letter } from "@sigil/core/EmailDelivery"
+import type { Letter } from "@sigil/service/Email"
 import * as Contrast from "./Contrast.js"
 import { html, safeUrl } from "./Html.js"
 

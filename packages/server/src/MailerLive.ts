@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import { Mailer, MailerUnavailable, MailRejected, type Message, redact } from "@sigil/core/Mailer"
+import { Mailer, MailerUnavailable, MailRejected, type Message, redact } from "@sigil/service/Email/Mailer"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"

@@ -9,12 +9,12 @@
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type * as Canonicalizer from "@sigil/core/Canonicalizer"
 import type { TenantId } from "@sigil/core/Ids"
-import * as Issuers from "@sigil/core/Issuers"
-import type { KeyVault } from "@sigil/core/KeyVault"
-import { Settings } from "@sigil/core/Settings"
-import type { StatusListStore } from "@sigil/core/StatusListStore"
-import * as StatusLists from "@sigil/core/StatusLists"
-import type { TenantStore } from "@sigil/core/TenantStore"
+import * as Issuers from "@sigil/service/Tenants/Issuers"
+import type { KeyVault } from "@sigil/service/Tenants/KeyVault"
+import { Settings } from "@sigil/service/Settings"
+import type { StatusSlotStore } from "@sigil/service/Credentials/StatusSlotStore"
+import * as StatusListPublisher from "@sigil/service/Credentials/StatusListPublisher"
+import type { TenantStore } from "@sigil/service/Tenants/TenantStore"
 import { Effect, Layer, Option } from "effect"
 
 const cors = { "access-control-allow-origin": "*", "cache-control": "no-cache" }
@@ -34,10 +34,10 @@ const notFound = (what: string) =>
  * @since 0.1.0
  * @category layers
  */
-export const identity: Layer.Layer<never, never, TenantStore | KeyVault | StatusListStore | Settings | Canonicalizer.Canonicalizer> =
+export const identity: Layer.Layer<never, never, TenantStore | KeyVault | StatusSlotStore | Settings | Canonicalizer.Canonicalizer> =
   HttpApiBuilder.Router.use((router) =>
     Effect.gen(function*() {
-      const context = yield* Effect.context<TenantStore | KeyVault | StatusListStore | Settings | Canonicalizer.Canonicalizer>()
+      const context = yield* Effect.context<TenantStore | KeyVault | StatusSlotStore | Settings | Canonicalizer.Canonicalizer>()
       const documents = Effect.gen(function*() {
         const { suffix } = yield* HttpRouter.params
         const settings = yield* Settings
@@ -61,7 +61,7 @@ export const identity: Layer.Layer<never, never, TenantStore | KeyVault | Status
           if (suffix === undefined || !/^[0-9a-z]{26}$/.test(suffix) || listId === undefined || !/^\d{1,9}$/.test(listId)) {
             return notFound("status list")
           }
-          const list = yield* StatusLists.credential(`tnt_${suffix.toUpperCase()}` as TenantId, Number(listId)).pipe(
+          const list = yield* StatusListPublisher.credential(`tnt_${suffix.toUpperCase()}` as TenantId, Number(listId)).pipe(
             Effect.orDie,
             Effect.provide(context)
           )

@@ -21,11 +21,11 @@ import * as EvmChainReader from "@sigil/anchor-base/EvmChainReader"
 import * as Canonicalizer from "@sigil/core/Canonicalizer"
 import type { ChainName } from "@sigil/core/Chains"
 import * as Chains from "@sigil/core/Chains"
-import * as Claims from "@sigil/core/Claims"
-import * as EmailDelivery from "@sigil/core/EmailDelivery"
-import * as LocalIdentity from "@sigil/core/LocalIdentity"
-import * as Settings from "@sigil/core/Settings"
-import * as WebhookDeliveries from "@sigil/core/WebhookDeliveries"
+import * as Claims from "@sigil/service/Email/Claims"
+import * as Email from "@sigil/service/Email"
+import * as LocalIdentity from "@sigil/service/Tenants/LocalIdentity"
+import * as Settings from "@sigil/service/Settings"
+import * as WebhookDelivery from "@sigil/service/Webhooks/WebhookDelivery"
 import * as AdminHttp from "@sigil/http/AdminHttp"
 import * as IssuerHttp from "@sigil/http/IssuerHttp"
 import * as PgStore from "@sigil/store-pg/PgStore"
@@ -36,7 +36,7 @@ import { createServer } from "node:http"
 import * as path from "node:path"
 import * as BrowserBundle from "./BrowserBundle.js"
 import * as MailerLive from "./MailerLive.js"
-import * as NodePrimitives from "./NodePrimitives.js"
+import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import * as PublicRoutes from "./PublicRoutes.js"
 import * as SigningPool from "./SigningPool.js"
 import type { ServerConfig } from "./ServerConfig.js"
@@ -194,9 +194,9 @@ export const workersLayer = (config: ServerConfig) =>
       workerId: `sigil-${process.pid}-${randomUUID().slice(0, 8)}`,
       concurrency: config.workerConcurrency,
       confirmEvery: usesDevnet(config) ? "500 millis" : "5 seconds",
-      webhookSchedule: Option.getOrElse(config.webhookRetrySchedule, () => WebhookDeliveries.DEFAULT_SCHEDULE_MS),
+      webhookSchedule: Option.getOrElse(config.webhookRetrySchedule, () => WebhookDelivery.DEFAULT_SCHEDULE_MS),
       mail: {
-        schedule: Option.getOrElse(config.mailRetrySchedule, () => EmailDelivery.DEFAULT_SCHEDULE_MS),
+        schedule: Option.getOrElse(config.mailRetrySchedule, () => Email.DEFAULT_SCHEDULE_MS),
         tokenTtlMs: Option.getOrElse(config.claimLinkTtlMs, () => Claims.DEFAULT_TTL_MS)
       }
     }))).pipe(

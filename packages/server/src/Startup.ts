@@ -6,8 +6,8 @@
  *
  * @since 0.1.0
  */
-import * as Tenants from "@sigil/core/Tenants"
-import { TenantStore } from "@sigil/core/TenantStore"
+import * as Tenants from "@sigil/service/Tenants"
+import { TenantStore } from "@sigil/service/Tenants/TenantStore"
 import { Clock, Console, Effect, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"

@@ -9,8 +9,8 @@
  *
  * @since 0.1.0
  */
-import * as Cidr from "@sigil/core/Cidr"
-import * as WebhookTransport from "@sigil/core/WebhookTransport"
+import * as Cidr from "@sigil/service/Access/Cidr"
+import * as WebhookSender from "@sigil/service/Webhooks/WebhookSender"
 import { Effect, Layer } from "effect"
 import type { LookupAddress } from "node:dns"
 import * as dns from "node:dns"
@@ -70,10 +70,10 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, "")
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: Options): WebhookTransport.Service => {
+export const make = (options: Options): WebhookSender.Service => {
   const resolve = options.resolve ?? systemResolve
   const timeoutMs = options.timeoutMs ?? 10_000
-  const refuse = (url: string, message: string) => new WebhookTransport.WebhookUrlRefused({ url, message })
+  const refuse = (url: string, message: string) => new WebhookSender.WebhookUrlRefused({ url, message })
 
   const checkUrl = (raw: string) =>
     Effect.gen(function*() {
@@ -115,7 +115,7 @@ export const make = (options: Options): WebhookTransport.Service => {
 
   const post = (raw: string, headers: Readonly<Record<string, string>>, body: string) =>
     Effect.flatMap(checkUrl(raw), () =>
-      Effect.async<WebhookTransport.Response, WebhookTransport.DeliveryFailed>((resume) => {
+      Effect.async<WebhookSender.Response, WebhookSender.DeliveryFailed>((resume) => {
         const url = new URL(raw)
         const client = url.protocol === "https:" ? https : http
         const literal = net.isIP(hostOf(url)) !== 0
@@ -131,7 +131,7 @@ export const make = (options: Options): WebhookTransport.Service => {
           response.destroy()
         })
         request.on("timeout", () => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)))
-        request.on("error", (error) => resume(Effect.fail(new WebhookTransport.DeliveryFailed({ message: error.message }))))
+        request.on("error", (error) => resume(Effect.fail(new WebhookSender.DeliveryFailed({ message: error.message }))))
         request.end(body)
         return Effect.sync(() => request.destroy())
       }))
@@ -143,5 +143,5 @@ export const make = (options: Options): WebhookTransport.Service => {
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<WebhookTransport.WebhookTransport> =>
-  Layer.succeed(WebhookTransport.WebhookTransport, make(options))
+export const layer = (options: Options): Layer.Layer<WebhookSender.WebhookSender> =>
+  Layer.succeed(WebhookSender.WebhookSender, make(options))

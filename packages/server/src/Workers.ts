@@ -4,17 +4,17 @@
  *
  * @since 0.1.0
  */
-import * as Anchoring from "@sigil/core/Anchoring"
-import { AuditLog } from "@sigil/core/AuditLog"
-import * as EmailDelivery from "@sigil/core/EmailDelivery"
-import { EmailDeliveryStore } from "@sigil/core/EmailDeliveryStore"
+import * as BatchAnchoring from "@sigil/service/Batches/BatchAnchoring"
+import { AuditLog } from "@sigil/service/Access/AuditLog"
+import * as Email from "@sigil/service/Email"
+import { EmailDeliveryStore } from "@sigil/service/Email/EmailDeliveryStore"
 import type { BatchId, CredentialId, DeliveryId } from "@sigil/core/Ids"
-import { IdempotencyStore } from "@sigil/core/IdempotencyStore"
-import { type Job, JobQueue } from "@sigil/core/JobQueue"
-import * as JobRunner from "@sigil/core/JobRunner"
-import * as Plans from "@sigil/core/Plans"
-import * as Signing from "@sigil/core/Signing"
-import * as WebhookDeliveries from "@sigil/core/WebhookDeliveries"
+import { IdempotencyStore } from "@sigil/service/Access/IdempotencyStore"
+import { type Job, JobQueue } from "@sigil/service/Pipeline/JobQueue"
+import * as JobRunner from "@sigil/service/Pipeline/JobRunner"
+import * as Plans from "@sigil/service/Tenants/Plans"
+import * as BatchSigning from "@sigil/service/Batches/BatchSigning"
+import * as WebhookDelivery from "@sigil/service/Webhooks/WebhookDelivery"
 import { Clock, Duration, Effect, Random } from "effect"
 import * as EmailMessage from "./EmailMessage.js"
 
@@ -43,21 +43,21 @@ const batchOf = (payload: { readonly [k: string]: unknown }) => payload.batch_id
  * @category handlers
  */
 export const handlers = (options: Pick<Options, "confirmEvery" | "webhookSchedule" | "mail">) => ({
-  sign_batch: (job: Job, now: Date) => Effect.as(Signing.signBatch(batchOf(job.payload), now), JobRunner.done),
-  anchor_batch: (job: Job, now: Date) => Effect.as(Anchoring.anchorBatch(batchOf(job.payload), now), JobRunner.done),
+  sign_batch: (job: Job, now: Date) => Effect.as(BatchSigning.signBatch(batchOf(job.payload), now), JobRunner.done),
+  anchor_batch: (job: Job, now: Date) => Effect.as(BatchAnchoring.anchorBatch(batchOf(job.payload), now), JobRunner.done),
   confirm_anchor: (job: Job, now: Date) =>
-    Effect.map(Anchoring.confirmAnchor(batchOf(job.payload), now), (outcome) =>
+    Effect.map(BatchAnchoring.confirmAnchor(batchOf(job.payload), now), (outcome) =>
       outcome === "pending" ? JobRunner.again(after(now, options.confirmEvery), "waiting for confirmations") : JobRunner.done),
   deliver_webhook: (job: Job, now: Date) =>
     Effect.flatMap(Random.next, (random) =>
       Effect.as(
-        WebhookDeliveries.deliver(job.payload.delivery_id as DeliveryId, now, { schedule: options.webhookSchedule, random }),
+        WebhookDelivery.deliver(job.payload.delivery_id as DeliveryId, now, { schedule: options.webhookSchedule, random }),
         JobRunner.done
       )),
   send_email: (job: Job, now: Date) =>
     Effect.flatMap(Random.next, (random) =>
       Effect.map(
-        EmailDelivery.send(job.payload.credential_id as CredentialId, now, {
+        Email.send(job.payload.credential_id as CredentialId, now, {
           schedule: options.mail.schedule,
           random,
           tokenTtlMs: options.mail.tokenTtlMs,

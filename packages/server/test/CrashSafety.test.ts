@@ -25,7 +25,7 @@ import { rmSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { anchorTransactions } from "./helpers/devnet.js"
 import { liveVerifier } from "./helpers/liveVerifier.js"
-import { createTenant, eventually, newDataDir, type Running, start, stop } from "./helpers/process.js"
+import { createTenant, eventually, newDataDir, type Running, start, stop } from "../testkit/process.js"
 import { startReceiver, verifyDelivery } from "./helpers/receiver.js"
 
 const CI = process.env.CI === "true"

@@ -24,7 +24,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import * as path from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { claimLink, parse, type Smtp, startSmtp } from "./helpers/mail.js"
-import { admin, createTenant, eventually, newDataDir, type Running, start, stop } from "./helpers/process.js"
+import { admin, createTenant, eventually, newDataDir, type Running, start, stop } from "../testkit/process.js"
 
 const run = randomBytes(3).toString("hex")
 const RETRY_MS = 300

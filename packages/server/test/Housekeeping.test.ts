@@ -3,8 +3,8 @@
  * the finished-jobs purge keeps the queue's table from growing forever.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { JobQueue } from "@sigil/core/JobQueue"
-import * as MemoryStores from "@sigil/core/MemoryStores"
+import { JobQueue } from "@sigil/service/Pipeline/JobQueue"
+import * as MemoryStores from "@sigil/service/MemoryStores"
 import { Effect, Option } from "effect"
 import * as Workers from "../src/Workers.js"
 

@@ -4,7 +4,7 @@
 import * as PgStore from "@sigil/store-pg/PgStore"
 import * as PgStores from "@sigil/store-pg/PgStores"
 import { Layer, Redacted } from "effect"
-import { issuerApiSuite } from "../../http/test/blackbox/issuerApiSuite.js"
+import { issuerApiSuite } from "@sigil/http/testkit/blackbox/issuerApiSuite"
 
 issuerApiSuite("issuer API over PGlite", () =>
   PgStores.layer({ masterKey: Redacted.make("5e".repeat(32)) }).pipe(

@@ -3,8 +3,8 @@
  * database; skipped with a message when no server answers on 127.0.0.1:5432.
  */
 import { describe, it } from "vitest"
-import { issuerApiSuite } from "../../http/test/blackbox/issuerApiSuite.js"
-import { postgres, SKIP_MESSAGE, stores } from "../../store-pg/test/utils.js"
+import { issuerApiSuite } from "@sigil/http/testkit/blackbox/issuerApiSuite"
+import { postgres, SKIP_MESSAGE, stores } from "@sigil/store-pg/testkit/database"
 
 const pg = await postgres()
 

@@ -11,9 +11,9 @@
  * - the configuration: `SMTP_URL` and `SIGIL_MAIL_FROM` validated, the From default, the banner
  *   never shows SMTP credentials.
  */
-import type { Letter } from "@sigil/core/EmailDelivery"
-import * as EmailDelivery from "@sigil/core/EmailDelivery"
-import { Mailer, type Message } from "@sigil/core/Mailer"
+import type { Letter } from "@sigil/service/Email"
+import * as Email from "@sigil/service/Email"
+import { Mailer, type Message } from "@sigil/service/Email/Mailer"
 import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -22,7 +22,7 @@ import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import * as EmailMessage from "../src/EmailMessage.js"
 import * as MailerLive from "../src/MailerLive.js"
 import * as ServerConfig from "../src/ServerConfig.js"
-import { freePort } from "./helpers/process.js"
+import { freePort } from "../testkit/process.js"
 import { parse, type Smtp, startSmtp } from "./helpers/mail.js"
 
 const message = (to: string): Message => ({
@@ -151,7 +151,7 @@ describe("EmailMessage.render", () => {
   })
 
   it("says what the plain text says", () => {
-    const text = EmailDelivery.text(letter)
+    const text = Email.text(letter)
     assert.include(text, "Dear <script>alert(1)</script> O'Brien & Co,")
     assert.include(text, letter.claimUrl)
     assert.include(text, "It works until 2030-01-31.")

@@ -4,8 +4,8 @@
  * nothing.
  */
 import { assert, describe, it } from "@effect/vitest"
-import * as KeyVault from "@sigil/core/KeyVault"
-import * as TenantStore from "@sigil/core/TenantStore"
+import * as KeyVault from "@sigil/service/Tenants/KeyVault"
+import * as TenantStore from "@sigil/service/Tenants/TenantStore"
 import * as Envelope from "@sigil/store-pg/Envelope"
 import * as PgStore from "@sigil/store-pg/PgStore"
 import * as PgStores from "@sigil/store-pg/PgStores"
@@ -14,9 +14,9 @@ import { spawnSync } from "node:child_process"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as path from "node:path"
 import { afterAll } from "vitest"
-import { tenantOf } from "../../core/test/contracts/fixtures.js"
+import { tenantOf } from "@sigil/service/testkit/fixtures"
 import * as MasterKeyCommand from "../src/MasterKeyCommand.js"
-import { newDataDir } from "./helpers/process.js"
+import { newDataDir } from "../testkit/process.js"
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..")
 const dir = newDataDir()

@@ -12,7 +12,7 @@ import * as Primitives from "@sigil/core/Primitives"
 import * as ProofValueEncoder from "@sigil/core/ProofValueEncoder"
 import { Effect, Either, FastCheck as fc, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import * as NodePrimitives from "../src/NodePrimitives.js"
+import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import * as SigningPool from "../src/SigningPool.js"
 
 const settings: Issuance.IssuerSettings = {

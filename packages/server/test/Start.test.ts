@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "vitest"
 import { rmSync } from "node:fs"
-import { batchOf, demoKey, eventually, newDataDir, start } from "./helpers/process.js"
+import { batchOf, demoKey, eventually, newDataDir, start } from "../testkit/process.js"
 
 describe("the server process", () => {
   it("boots, anchors a batch, stops on SIGTERM, and keeps everything across a restart", async () => {

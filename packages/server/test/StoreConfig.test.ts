@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { ConfigProvider, Effect, Either, Option, Redacted } from "effect"
-import { freshDatabase, postgresReachable, SKIP_MESSAGE } from "../../store-pg/test/utils.js"
+import { freshDatabase, postgresReachable, SKIP_MESSAGE } from "@sigil/store-pg/testkit/database"
 import * as Server from "../src/Server.js"
 import * as ServerConfig from "../src/ServerConfig.js"
 

@@ -29,7 +29,7 @@ import {
   type Running,
   start,
   stop
-} from "./helpers/process.js"
+} from "../testkit/process.js"
 import { type Delivery, type Envelope, failFirst, type Receiver, startReceiver, verifyDelivery } from "./helpers/receiver.js"
 import { type RejectingChain, REJECTION, startRejectingChain } from "./helpers/rejectingChain.js"
 

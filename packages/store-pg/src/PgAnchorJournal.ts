@@ -8,7 +8,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { AnchorJournal, type Attempt, JournalUnavailable } from "@sigil/core/AnchorJournal"
+import { AnchorJournal, type Attempt, JournalUnavailable } from "@sigil/service/Batches/AnchorJournal"
 import type { Hash32, Hex } from "@sigil/core/Hex"
 import type { BatchId } from "@sigil/core/Ids"
 import { Effect, Layer } from "effect"

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { AuditLog, type Entry } from "@sigil/core/AuditLog"
+import { AuditLog, type Entry } from "@sigil/service/Access/AuditLog"
 import type { ApiKeyId, TenantId } from "@sigil/core/Ids"
 import { Effect, Layer } from "effect"
 import { type Count, countOf, op } from "./internal/sql.js"

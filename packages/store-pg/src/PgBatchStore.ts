@@ -7,14 +7,14 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { AnchorRecord, BatchState } from "@sigil/core/BatchState"
-import { type BatchRecord, BatchStore, type CredentialRecord, type CredentialSummary, type RecipientData } from "@sigil/core/BatchStore"
+import { type BatchRecord, BatchStore, type CredentialRecord, type CredentialSummary, type RecipientData } from "@sigil/service/Batches/BatchStore"
 import type { ChainName } from "@sigil/core/Chains"
 import type { CredentialState, CredentialStatus, VerificationStatusAfterErasure } from "@sigil/core/CredentialState"
 import type { JsonObject } from "@sigil/core/Document"
 import type { Hash32 } from "@sigil/core/Hex"
 import type { BatchId, CredentialId, TenantId } from "@sigil/core/Ids"
-import type { ErasureRequester, RevocationReasonCode } from "@sigil/core/Inputs"
-import type { Environment } from "@sigil/core/Plans"
+import type { ErasureRequester, RevocationReasonCode } from "@sigil/service/Inputs"
+import type { Environment } from "@sigil/service/Tenants/Plans"
 import { Effect, Layer, Option } from "effect"
 import { int, jsonText, op, opt } from "./internal/sql.js"
 

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type ClaimToken, type DeliveryRecord, type DeliveryStatus, EmailDeliveryStore } from "@sigil/core/EmailDeliveryStore"
+import { type ClaimToken, type DeliveryRecord, type DeliveryStatus, EmailDeliveryStore } from "@sigil/service/Email/EmailDeliveryStore"
 import type { BatchId, CredentialId, TenantId } from "@sigil/core/Ids"
 import { Effect, Layer, Option } from "effect"
 import { type Count, countOf, op, opt } from "./internal/sql.js"

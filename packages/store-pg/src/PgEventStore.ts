@@ -7,10 +7,10 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { JsonObject } from "@sigil/core/Document"
-import { type Delivery, type DeliveryStatus, type EventRecord, EventStore, newDelivery } from "@sigil/core/EventStore"
+import { type Delivery, type DeliveryStatus, type EventRecord, EventStore, newDelivery } from "@sigil/service/Events/EventStore"
 import type { DeliveryId, EventId, TenantId, WebhookId } from "@sigil/core/Ids"
-import type { WebhookEventType } from "@sigil/core/Inputs"
-import type { Environment } from "@sigil/core/Plans"
+import type { WebhookEventType } from "@sigil/service/Inputs"
+import type { Environment } from "@sigil/service/Tenants/Plans"
 import { Effect, Layer, Option } from "effect"
 import { type Count, countOf, jsonText, op, opt } from "./internal/sql.js"
 

@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type Begin, IdempotencyStore, IN_FLIGHT_LEASE_MS, type Scope } from "@sigil/core/IdempotencyStore"
+import { type Begin, IdempotencyStore, IN_FLIGHT_LEASE_MS, type Scope } from "@sigil/service/Access/IdempotencyStore"
 import { Effect, Layer } from "effect"
 import { type Count, countOf, jsonText, op } from "./internal/sql.js"
 

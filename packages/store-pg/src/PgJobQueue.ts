@@ -16,7 +16,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import type { JsonObject } from "@sigil/core/Document"
 import type { JobId } from "@sigil/core/Ids"
 import * as Ids from "@sigil/core/Ids"
-import { DEFAULT_MAX_ATTEMPTS, type Job, JobQueue, type JobStatus } from "@sigil/core/JobQueue"
+import { DEFAULT_MAX_ATTEMPTS, type Job, JobQueue, type JobStatus } from "@sigil/service/Pipeline/JobQueue"
 import { Effect, Layer, Option } from "effect"
 import { type Count, countOf, jsonText, op, opt } from "./internal/sql.js"
 

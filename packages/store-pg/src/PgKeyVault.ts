@@ -22,7 +22,7 @@ import {
   SigningKeyUnavailable,
   type TenantKey,
   wholeSeconds
-} from "@sigil/core/KeyVault"
+} from "@sigil/service/Tenants/KeyVault"
 import { Effect, Either, Layer, type Redacted } from "effect"
 import * as Envelope from "./Envelope.js"
 import { bytes, opt } from "./internal/sql.js"

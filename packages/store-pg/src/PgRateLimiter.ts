@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { decide, decisionOf, RateLimiter, refillRatePerMs } from "@sigil/core/RateLimiter"
+import { decide, decisionOf, RateLimiter, refillRatePerMs } from "@sigil/service/Access/RateLimiter"
 import { Effect, Layer } from "effect"
 import { op } from "./internal/sql.js"
 

@@ -1,13 +1,13 @@
 /**
- * `StatusListStore` on Postgres: per list an allocation bitmap and the published revocation
+ * `StatusSlotStore` on Postgres: per list an allocation bitmap and the published revocation
  * bits. Allocations of one tenant take turns on an advisory lock (also across processes) and
- * pick slots with `StatusListStore.pickFree`, as the memory adapter does; setting a bit is a
+ * pick slots with `StatusSlotStore.pickFree`, as the memory adapter does; setting a bit is a
  * single `set_bit` that does nothing when the bit is already set.
  *
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { markTaken, pickFree, type Slot, StatusListStore } from "@sigil/core/StatusListStore"
+import { markTaken, pickFree, type Slot, StatusSlotStore } from "@sigil/service/Credentials/StatusSlotStore"
 import { Effect, Layer, Option } from "effect"
 import { bytes, op } from "./internal/sql.js"
 
@@ -26,10 +26,10 @@ const pgBit = (index: number) => (index & ~7) | (7 - (index & 7))
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<StatusListStore["Type"], never, SqlClient.SqlClient> = Effect.map(
+export const make: Effect.Effect<StatusSlotStore["Type"], never, SqlClient.SqlClient> = Effect.map(
   SqlClient.SqlClient,
   (sql) =>
-    StatusListStore.of({
+    StatusSlotStore.of({
       allocate: (tenantId, count, listSize) =>
         sql.withTransaction(Effect.gen(function*() {
           if (count <= 0) return []
@@ -97,4 +97,4 @@ export const make: Effect.Effect<StatusListStore["Type"], never, SqlClient.SqlCl
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<StatusListStore, never, SqlClient.SqlClient> = Layer.effect(StatusListStore, make)
+export const layer: Layer.Layer<StatusSlotStore, never, SqlClient.SqlClient> = Layer.effect(StatusSlotStore, make)

@@ -11,19 +11,19 @@
  * @since 0.1.0
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
-import type { AnchorJournal } from "@sigil/core/AnchorJournal"
-import type { AuditLog } from "@sigil/core/AuditLog"
-import type { BatchStore } from "@sigil/core/BatchStore"
-import type { EmailDeliveryStore } from "@sigil/core/EmailDeliveryStore"
-import type { EventStore } from "@sigil/core/EventStore"
-import type { IdempotencyStore } from "@sigil/core/IdempotencyStore"
-import type { JobQueue } from "@sigil/core/JobQueue"
-import type { KeyVault } from "@sigil/core/KeyVault"
-import type { RateLimiter } from "@sigil/core/RateLimiter"
-import type { StatusListStore } from "@sigil/core/StatusListStore"
-import type { TenantStore } from "@sigil/core/TenantStore"
-import type { Transactor } from "@sigil/core/Transactor"
-import type { WebhookStore } from "@sigil/core/WebhookStore"
+import type { AnchorJournal } from "@sigil/service/Batches/AnchorJournal"
+import type { AuditLog } from "@sigil/service/Access/AuditLog"
+import type { BatchStore } from "@sigil/service/Batches/BatchStore"
+import type { EmailDeliveryStore } from "@sigil/service/Email/EmailDeliveryStore"
+import type { EventStore } from "@sigil/service/Events/EventStore"
+import type { IdempotencyStore } from "@sigil/service/Access/IdempotencyStore"
+import type { JobQueue } from "@sigil/service/Pipeline/JobQueue"
+import type { KeyVault } from "@sigil/service/Tenants/KeyVault"
+import type { RateLimiter } from "@sigil/service/Access/RateLimiter"
+import type { StatusSlotStore } from "@sigil/service/Credentials/StatusSlotStore"
+import type { TenantStore } from "@sigil/service/Tenants/TenantStore"
+import type { Transactor } from "@sigil/service/Transactor"
+import type { WebhookEndpointStore } from "@sigil/service/Webhooks/WebhookEndpointStore"
 import { Layer, type Redacted } from "effect"
 import type { InvalidMasterKey } from "./Envelope.js"
 import * as PgAnchorJournal from "./PgAnchorJournal.js"
@@ -51,11 +51,11 @@ export type Ports =
   | TenantStore
   | BatchStore
   | EventStore
-  | WebhookStore
+  | WebhookEndpointStore
   | IdempotencyStore
   | RateLimiter
   | AuditLog
-  | StatusListStore
+  | StatusSlotStore
   | JobQueue
   | AnchorJournal
   | EmailDeliveryStore

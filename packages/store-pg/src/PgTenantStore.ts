@@ -7,8 +7,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { RecipientNameMode } from "@sigil/core/Document"
 import type { ApiKeyId, TenantId } from "@sigil/core/Ids"
-import type { Environment, Plan } from "@sigil/core/Plans"
-import { type ApiKey, type Tenant, TenantStore } from "@sigil/core/TenantStore"
+import type { Environment, Plan } from "@sigil/service/Tenants/Plans"
+import { type ApiKey, type Tenant, TenantStore } from "@sigil/service/Tenants/TenantStore"
 import { Effect, Layer, Option } from "effect"
 import { type Count, countOf, jsonText, op, opt } from "./internal/sql.js"
 

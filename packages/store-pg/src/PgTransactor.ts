@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Transactor } from "@sigil/core/Transactor"
+import { Transactor } from "@sigil/service/Transactor"
 import { Effect, Layer } from "effect"
 
 // Tells the caller's own failures apart from the transaction's (BEGIN, COMMIT), which are

@@ -1,14 +1,14 @@
 /**
- * `WebhookStore` on Postgres. Signing secrets are sealed under the master key (`Envelope`,
+ * `WebhookEndpointStore` on Postgres. Signing secrets are sealed under the master key (`Envelope`,
  * bound to the endpoint's id) and opened only for the delivery worker.
  *
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { TenantId, WebhookId } from "@sigil/core/Ids"
-import type { WebhookEventType } from "@sigil/core/Inputs"
-import type { Environment } from "@sigil/core/Plans"
-import { type WebhookEndpoint, WebhookStore } from "@sigil/core/WebhookStore"
+import type { WebhookEventType } from "@sigil/service/Inputs"
+import type { Environment } from "@sigil/service/Tenants/Plans"
+import { type WebhookEndpoint, WebhookEndpointStore } from "@sigil/service/Webhooks/WebhookEndpointStore"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
 import * as Envelope from "./Envelope.js"
 import { op, opt } from "./internal/sql.js"
@@ -61,14 +61,14 @@ const context = (id: string) => `webhook-secret:${id}`
  */
 export const make = (
   options: Options
-): Effect.Effect<WebhookStore["Type"], Envelope.InvalidMasterKey, SqlClient.SqlClient> =>
+): Effect.Effect<WebhookEndpointStore["Type"], Envelope.InvalidMasterKey, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const master = yield* Envelope.masterKey(options.masterKey)
     const columns = sql.literal(COLUMNS)
     const one = (rows: ReadonlyArray<EndpointRow>) => Option.map(Option.fromNullable(rows[0]), toEndpoint)
 
-    return WebhookStore.of({
+    return WebhookEndpointStore.of({
       create: (endpoint, secret) =>
         sql`INSERT INTO webhook_endpoints ${
           sql.insert({
@@ -152,5 +152,5 @@ export const make = (
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<WebhookStore, Envelope.InvalidMasterKey, SqlClient.SqlClient> =>
-  Layer.effect(WebhookStore, make(options))
+export const layer = (options: Options): Layer.Layer<WebhookEndpointStore, Envelope.InvalidMasterKey, SqlClient.SqlClient> =>
+  Layer.effect(WebhookEndpointStore, make(options))

@@ -5,14 +5,14 @@
  * no server answers on 127.0.0.1:5432.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { JobQueue } from "@sigil/core/JobQueue"
+import { JobQueue } from "@sigil/service/Pipeline/JobQueue"
 import { Effect, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { assert, beforeAll, describe, it } from "vitest"
 import * as PgJobQueue from "../src/PgJobQueue.js"
-import { postgres } from "./utils.js"
+import { postgres } from "../testkit/database.js"
 
 const WORKER = fileURLToPath(new URL("./fixtures/worker.ts", import.meta.url))
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url))

@@ -4,18 +4,18 @@
  * nothing, and an envelope under a third key stops the rotation with nothing written.
  */
 import { assert, describe, it } from "@effect/vitest"
-import * as KeyVault from "@sigil/core/KeyVault"
-import * as TenantStore from "@sigil/core/TenantStore"
-import * as WebhookStore from "@sigil/core/WebhookStore"
+import * as KeyVault from "@sigil/service/Tenants/KeyVault"
+import * as TenantStore from "@sigil/service/Tenants/TenantStore"
+import * as WebhookEndpointStore from "@sigil/service/Webhooks/WebhookEndpointStore"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
-import { endpointOf, secretOf, tenantOf } from "../../core/test/contracts/fixtures.js"
+import { endpointOf, secretOf, tenantOf } from "@sigil/service/testkit/fixtures"
 import * as Envelope from "../src/Envelope.js"
 import * as MasterKeyRotation from "../src/MasterKeyRotation.js"
 import * as PgKeyVault from "../src/PgKeyVault.js"
 import type * as PgStore from "../src/PgStore.js"
 import * as PgTenantStore from "../src/PgTenantStore.js"
 import * as PgWebhookStore from "../src/PgWebhookStore.js"
-import { pglite, postgres, shared } from "./utils.js"
+import { pglite, postgres, shared } from "../testkit/database.js"
 
 const newKey = () => {
   const text = Redacted.make(Envelope.generateMasterKey())
@@ -37,7 +37,7 @@ const rotation = (client: Layer.Layer<PgStore.Client>) =>
       const [ed, secp] = yield* Effect.gen(function*() {
         yield* (yield* TenantStore.TenantStore).create(tenant)
         const vault = yield* KeyVault.KeyVault
-        yield* (yield* WebhookStore.WebhookStore).create(endpoint, secret)
+        yield* (yield* WebhookEndpointStore.WebhookEndpointStore).create(endpoint, secret)
         return [yield* vault.generate(tenant.id, "ed25519", new Date()), yield* vault.generate(tenant.id, "secp256k1", new Date())] as const
       }).pipe(Effect.provide(under(a.text)))
 
@@ -53,7 +53,7 @@ const rotation = (client: Layer.Layer<PgStore.Client>) =>
         }).pipe(Effect.provide(under(master)))
       // A webhook secret that does not open is a defect of its delivery: read it only where it opens.
       const webhookSecret = (master: Redacted.Redacted<string>) =>
-        Effect.flatMap(WebhookStore.WebhookStore, (w) => w.secret(endpoint.id)).pipe(
+        Effect.flatMap(WebhookEndpointStore.WebhookEndpointStore, (w) => w.secret(endpoint.id)).pipe(
           Effect.map((s) => Redacted.value(Option.getOrThrow(s))),
           Effect.provide(under(master))
         )

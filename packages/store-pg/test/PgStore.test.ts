@@ -5,21 +5,21 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { PgClient } from "@effect/sql-pg"
-import * as BatchStore from "@sigil/core/BatchStore"
-import * as KeyVault from "@sigil/core/KeyVault"
-import * as TenantStore from "@sigil/core/TenantStore"
-import * as WebhookStore from "@sigil/core/WebhookStore"
+import * as BatchStore from "@sigil/service/Batches/BatchStore"
+import * as KeyVault from "@sigil/service/Tenants/KeyVault"
+import * as TenantStore from "@sigil/service/Tenants/TenantStore"
+import * as WebhookEndpointStore from "@sigil/service/Webhooks/WebhookEndpointStore"
 import { Context, Effect, Either, Exit, Layer, Option, Redacted } from "effect"
 import { createPrivateKey, createPublicKey } from "node:crypto"
 import { rmSync } from "node:fs"
 import { afterAll } from "vitest"
-import { batchOf, endpointOf, secretOf, tenantOf } from "../../core/test/contracts/fixtures.js"
+import { batchOf, endpointOf, secretOf, tenantOf } from "@sigil/service/testkit/fixtures"
 import * as Envelope from "../src/Envelope.js"
 import initial from "../src/migrations/0001_initial.js"
 import * as PgKeyVault from "../src/PgKeyVault.js"
 import * as PgStore from "../src/PgStore.js"
 import * as PgStores from "../src/PgStores.js"
-import { freshDatabase, MASTER_KEY, pgliteDataDir, postgresReachable, SKIP_MESSAGE } from "./utils.js"
+import { freshDatabase, MASTER_KEY, pgliteDataDir, postgresReachable, SKIP_MESSAGE } from "../testkit/database.js"
 
 /** The Ed25519 public key of a raw 32-byte private key, computed by node:crypto (independently of the vault). */
 const ed25519PublicKey = (secret: Uint8Array): Uint8Array => {
@@ -108,7 +108,7 @@ describe("PgStore on PGlite", () => {
     onPglite(Effect.gen(function*() {
       const tenant = tenantOf()
       yield* (yield* TenantStore.TenantStore).create(tenant)
-      const webhooks = yield* WebhookStore.WebhookStore
+      const webhooks = yield* WebhookEndpointStore.WebhookEndpointStore
       const secret = Redacted.value(secretOf())
       const endpoint = endpointOf(tenant.id)
       yield* webhooks.create(endpoint, Redacted.make(secret))

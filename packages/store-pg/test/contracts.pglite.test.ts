@@ -2,7 +2,7 @@
  * Every storage contract of `@sigil/core` against the embedded store (PGlite over its socket
  * server, the same client and repositories as on Postgres).
  */
-import { storeContracts } from "../../core/test/contracts/stores.js"
-import { pglite, stores } from "./utils.js"
+import { storeContracts } from "@sigil/service/testkit/stores"
+import { pglite, stores } from "../testkit/database.js"
 
 storeContracts("PGlite", stores(pglite()))

@@ -3,8 +3,8 @@
  * for this file); skipped, with a message, when no server answers on 127.0.0.1:5432.
  */
 import { describe, it } from "vitest"
-import { storeContracts } from "../../core/test/contracts/stores.js"
-import { postgres, SKIP_MESSAGE, stores } from "./utils.js"
+import { storeContracts } from "@sigil/service/testkit/stores"
+import { postgres, SKIP_MESSAGE, stores } from "../testkit/database.js"
 
 const pg = await postgres()
 

@@ -1,7 +1,7 @@
 /**
  * Everything the anchoring flows need about one chain, built once per layer.
  */
-import type * as AnchorJournal from "@sigil/core/AnchorJournal"
+import type * as AnchorJournal from "@sigil/service/Batches/AnchorJournal"
 import { ChainUnavailable } from "@sigil/core/ChainReader"
 import { Effect, Redacted } from "effect"
 import type { Hex, PrivateKeyAccount } from "viem"

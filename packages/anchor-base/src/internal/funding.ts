@@ -10,8 +10,8 @@
  * recorded but never broadcast must not leave a nonce gap that blocks every later top-up. The
  * worst case after a crash is therefore one extra top-up, never a stream of them.
  */
-import { AnchorRejected } from "@sigil/core/Anchor"
-import type * as AnchorJournal from "@sigil/core/AnchorJournal"
+import { AnchorRejected } from "@sigil/service/Batches/Anchorer"
+import type * as AnchorJournal from "@sigil/service/Batches/AnchorJournal"
 import { ChainUnavailable } from "@sigil/core/ChainReader"
 import { Clock, Duration, Effect } from "effect"
 import type { Address } from "viem"

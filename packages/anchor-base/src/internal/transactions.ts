@@ -3,12 +3,12 @@
  * never leaves it): we serialize the unsigned transaction, hash it, have the vault sign the
  * digest, and serialize again with the signature. The treasury key is ours and signs directly.
  */
-import { AnchorRejected } from "@sigil/core/Anchor"
-import type { Attempt } from "@sigil/core/AnchorJournal"
+import { AnchorRejected } from "@sigil/service/Batches/Anchorer"
+import type { Attempt } from "@sigil/service/Batches/AnchorJournal"
 import { ChainUnavailable } from "@sigil/core/ChainReader"
 import * as CoreHex from "@sigil/core/Hex"
 import type { BatchId } from "@sigil/core/Ids"
-import type * as KeyVault from "@sigil/core/KeyVault"
+import type * as KeyVault from "@sigil/service/Tenants/KeyVault"
 import { Clock, Effect } from "effect"
 import {
   type Address,

@@ -6,11 +6,11 @@
  * code itself costs, without tsx's compiler and source maps in the process).
  */
 import { ed25519 } from "@noble/curves/ed25519.js"
-import * as NodePrimitives from "@sigil/server/NodePrimitives"
+import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import { Effect } from "effect"
 import * as Canonicalizer from "../../src/Canonicalizer.js"
 import * as Issuance from "../../src/Issuance.js"
-import * as Fixture from "./batch.js"
+import * as Fixture from "../../testkit/benchBatch.js"
 
 NodePrimitives.install()
 const secretKey = ed25519.utils.randomSecretKey()

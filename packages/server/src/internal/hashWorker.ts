@@ -18,7 +18,7 @@ import * as Primitives from "@sigil/core/Primitives"
 import * as ProofValueEncoder from "@sigil/core/ProofValueEncoder"
 import { Effect, Either } from "effect"
 import { parentPort } from "node:worker_threads"
-import * as NodePrimitives from "../NodePrimitives.js"
+import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import * as Compact from "./compactBatch.js"
 
 NodePrimitives.install()

@@ -13,7 +13,7 @@ import type { Page } from "playwright-core"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import * as Contrast from "../../src/Contrast.js"
 import * as VerifyPageHtml from "../../src/VerifyPageHtml.js"
-import { demoKey, eventually, newDataDir, type Running, start } from "../helpers/process.js"
+import { demoKey, eventually, newDataDir, type Running, start } from "../../testkit/process.js"
 import { type Browser, launch, screenshot } from "./chromium.js"
 
 const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#7a4b00"/><path d="M14 46 32 14l18 32z" fill="#f5b700"/><circle cx="32" cy="38" r="6" fill="#fff"/></svg>`

@@ -2,7 +2,7 @@
  * The embedded devnet as an outside verifier sees it: standard Ethereum JSON-RPC over
  * `POST {baseUrl}/devnet/rpc`.
  */
-import type { CvjsTransaction } from "../../../core/test/support/certVerifierJs.js"
+import type { CvjsTransaction } from "@sigil/core/testkit/certVerifierJs"
 
 /** Where every anchor transaction goes (anchor-base `ChainConfig.BURN_ADDRESS`). */
 export const BURN_ADDRESS = "0x000000000000000000000000000000000000dead"

@@ -27,7 +27,7 @@ import * as StatusList from "@sigil/core/StatusList"
 import * as TenantDid from "@sigil/core/TenantDid"
 import type { Array as Arr } from "effect"
 import { Effect, Layer } from "effect"
-import { makeTenant, makeWorld, sampleContent, type Tenant } from "../../../core/test/helpers/offlineTenant.js"
+import { makeTenant, makeWorld, sampleContent, type Tenant } from "@sigil/core/testkit/offlineTenant"
 
 export type FormName = "statusList2021" | "bitstring" | "profileRevocationList" | "bitstringSpecContext" | "bitstringUnprefixed"
 

@@ -1,0 +1,74 @@
+/**
+ * `IdempotencyStore` in memory.
+ *
+ * @internal
+ */
+import { Effect } from "effect"
+import type { Scope, Service, StoredResponse } from "../../Access/IdempotencyStore.js"
+import { MemoryStore } from "../../Transactor.js"
+import { copy, json, locked, requireTenant, tables } from "./store.js"
+
+interface Row {
+  readonly fingerprint: string
+  readonly response: StoredResponse | undefined
+  readonly createdAt: Date
+  readonly expiresAt: Date
+}
+
+const keyOf = (s: Scope) => JSON.stringify([s.tenantId, s.environment, s.method, s.path, s.key])
+
+/** @internal */
+/** @internal The lease comes from the port, so this module imports only the port's types. */
+export const make = (inFlightLeaseMs: number): Effect.Effect<Service, never, MemoryStore> => Effect.map(MemoryStore, (store) => {
+  const rows = store.table(tables.idempotency, () => new Map<string, Row>())
+
+  return {
+    begin: (scope, fingerprint, now, ttlMs) =>
+      locked(store, () => {
+        requireTenant(store, scope.tenantId)
+        const row = rows.get(keyOf(scope))
+        const abandoned = row !== undefined && row.response === undefined &&
+          now.getTime() - row.createdAt.getTime() >= inFlightLeaseMs
+        if (row === undefined || row.expiresAt.getTime() <= now.getTime() || abandoned) {
+          rows.set(keyOf(scope), {
+            fingerprint,
+            response: undefined,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + ttlMs)
+          })
+          return { _tag: "Started" } as const
+        }
+        if (row.fingerprint !== fingerprint) return { _tag: "Mismatch" } as const
+        if (row.response !== undefined) return { _tag: "Replay", response: copy(row.response) } as const
+        return { _tag: "InFlight" } as const
+      }),
+    complete: (scope, startedAt, response) =>
+      locked(store, () => {
+        const row = rows.get(keyOf(scope))
+        if (row !== undefined && row.response === undefined && row.createdAt.getTime() === startedAt.getTime()) {
+          rows.set(keyOf(scope), {
+            ...row,
+            response: { status: response.status, headers: json(response.headers), body: response.body }
+          })
+        }
+      }),
+    release: (scope, startedAt) =>
+      locked(store, () => {
+        const row = rows.get(keyOf(scope))
+        if (row !== undefined && row.response === undefined && row.createdAt.getTime() === startedAt.getTime()) {
+          rows.delete(keyOf(scope))
+        }
+      }),
+    purgeExpired: (now) =>
+      locked(store, () => {
+        let n = 0
+        for (const [key, row] of rows) {
+          if (row.expiresAt.getTime() <= now.getTime()) {
+            rows.delete(key)
+            n++
+          }
+        }
+        return n
+      })
+  }
+})
