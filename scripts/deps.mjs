@@ -4,7 +4,7 @@
 // writes docs/dependency-graph.md, the packages' dependency graph as Mermaid, or with `--check`
 // fails when that file is stale (run `npm run codegen`).
 import { execFileSync } from "node:child_process"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
 const check = process.argv.includes("--check")
@@ -72,5 +72,19 @@ if (check) {
     failed = true
   }
 } else writeFileSync(file, text)
+// @sigil/core stays a small library an integrator can read (issue #19): a budget on its own
+// TypeScript source (the bundled JSON-LD contexts and generated WebAssembly text excluded).
+const CORE_BUDGET_LINES = 7_000
+const tsFiles = (dir) =>
+  readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f)
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith(".ts") && !p.endsWith(".wat.ts") ? [p] : []
+  })
+const coreLines = tsFiles(join(root, "packages", "core", "src")).reduce((n, f) => n + readFileSync(f, "utf8").split("\n").length - 1, 0)
+console.log(`@sigil/core: ${coreLines} lines of TypeScript source (budget ${CORE_BUDGET_LINES})`)
+if (coreLines > CORE_BUDGET_LINES) {
+  console.error(`@sigil/core is over its ${CORE_BUDGET_LINES}-line budget: move service code to @sigil/service`)
+  failed = true
+}
 if (!failed) console.log(`dependencies: ${result.summary.totalCruised} modules, ${result.summary.totalDependenciesCruised} imports, no violation`)
 process.exit(failed ? 1 : 0)
