@@ -21,7 +21,7 @@
  *
  * @since 0.1.0
  */
-import * as Inputs from "@sigil/service/Inputs"
+import * as BatchInputs from "@sigil/service/Inputs/BatchInputs"
 import { Effect, Either } from "effect"
 import { createHash } from "node:crypto"
 import * as Csv from "./Csv.js"
@@ -221,7 +221,7 @@ export const plan = (input: PlanInput): Either.Either<Plan, ReadonlyArray<Proble
   const problem = (line: number | undefined, message: string) => {
     if (problems.length < max) problems.push({ line, message })
   }
-  const chunkSize = Math.min(input.chunkSize ?? Inputs.MAX_CREDENTIALS_PER_BATCH, Inputs.MAX_CREDENTIALS_PER_BATCH)
+  const chunkSize = Math.min(input.chunkSize ?? BatchInputs.MAX_CREDENTIALS_PER_BATCH, BatchInputs.MAX_CREDENTIALS_PER_BATCH)
   const fileHash = sha256(input.csv).toString("hex")
   const achievementHash = sha256(input.achievement).toString("hex")
 
@@ -235,7 +235,7 @@ export const plan = (input: PlanInput): Either.Either<Plan, ReadonlyArray<Proble
   if (typeof achievement !== "object" || achievement === null || Array.isArray(achievement)) {
     return Either.left([{ line: undefined, message: "the achievement must be a JSON object ({\"name\": …, \"description\": …})" }])
   }
-  const probe = Effect.runSync(Effect.either(Inputs.decodeCredentialInput({
+  const probe = Effect.runSync(Effect.either(BatchInputs.decodeCredentialInput({
     recipient: { id: "urn:uuid:00000000-0000-4000-8000-000000000000", name: "probe" },
     achievement,
     issuanceDate: "2025-01-01T00:00:00Z"
@@ -318,7 +318,7 @@ export const plan = (input: PlanInput): Either.Either<Plan, ReadonlyArray<Proble
       problem(record.line, `column "${columns.id}" (recipient.id) is empty`)
       continue
     }
-    const checked = Effect.runSync(Effect.either(Inputs.decodeCredentialInput(credential)))
+    const checked = Effect.runSync(Effect.either(BatchInputs.decodeCredentialInput(credential)))
     if (Either.isLeft(checked)) {
       const field = checked.left.field
       const detail = checked.left.message.replace(/^(Invalid|Missing required field) [^:]*:?\s*/, "")

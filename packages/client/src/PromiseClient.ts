@@ -13,7 +13,7 @@
  * @since 0.1.0
  */
 import { FetchHttpClient } from "@effect/platform"
-import type * as Inputs from "@sigil/service/Inputs"
+import type * as InputErrors from "@sigil/service/Inputs/InputErrors"
 import * as ApiErrors from "@sigil/http/ApiErrors"
 import { Cause, Effect, Exit, Option, Stream } from "effect"
 import type * as Retry from "./Retry.js"
@@ -62,7 +62,7 @@ const toSigilError = (error: unknown): SigilError => {
   const tagged = error as { readonly _tag?: string }
   switch (tagged._tag) {
     case "InvalidInput": {
-      const e = error as Inputs.InvalidInput
+      const e = error as InputErrors.InvalidInput
       return new SigilError(`${e.code}: ${e.message}`, e.code, undefined, undefined, e.field, undefined, e)
     }
     case "RequestFailed": {

@@ -17,7 +17,11 @@
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpClientError } from "@effect/platform"
-import * as Inputs from "@sigil/service/Inputs"
+import * as BatchInputs from "@sigil/service/Inputs/BatchInputs"
+import * as CredentialInputs from "@sigil/service/Inputs/CredentialInputs"
+import * as InputErrors from "@sigil/service/Inputs/InputErrors"
+import * as TenantInputs from "@sigil/service/Inputs/TenantInputs"
+import * as WebhookInputs from "@sigil/service/Inputs/WebhookInputs"
 import * as ApiErrors from "@sigil/http/ApiErrors"
 import { IssuerApi } from "@sigil/http/IssuerApi"
 import type * as Resources from "@sigil/http/Resources"
@@ -86,7 +90,7 @@ export type WebhookTestResult = typeof Resources.WebhookTestResult.Type
  * @since 0.1.0
  * @category models
  */
-export type CreateBatchRequest = typeof Inputs.CreateBatchRequest.Encoded
+export type CreateBatchRequest = typeof BatchInputs.CreateBatchRequest.Encoded
 /**
  * @since 0.1.0
  * @category models
@@ -96,22 +100,22 @@ export type CredentialInput = CreateBatchRequest["credentials"][number]
  * @since 0.1.0
  * @category models
  */
-export type RevocationRequest = typeof Inputs.RevocationRequest.Encoded
+export type RevocationRequest = typeof CredentialInputs.RevocationRequest.Encoded
 /**
  * @since 0.1.0
  * @category models
  */
-export type ErasureRequest = typeof Inputs.ErasureRequest.Encoded
+export type ErasureRequest = typeof CredentialInputs.ErasureRequest.Encoded
 /**
  * @since 0.1.0
  * @category models
  */
-export type TenantUpdate = typeof Inputs.TenantUpdate.Encoded
+export type TenantUpdate = typeof TenantInputs.TenantUpdate.Encoded
 /**
  * @since 0.1.0
  * @category models
  */
-export type CreateWebhookRequest = typeof Inputs.CreateWebhookRequest.Encoded
+export type CreateWebhookRequest = typeof WebhookInputs.CreateWebhookRequest.Encoded
 
 /**
  * @since 0.1.0
@@ -283,7 +287,7 @@ export interface Service {
   readonly createBatch: (
     request: CreateBatchRequest,
     options?: PostOptions
-  ) => Effect.Effect<CreatedBatch, Error | Inputs.InvalidInput>
+  ) => Effect.Effect<CreatedBatch, Error | InputErrors.InvalidInput>
   readonly getBatch: (id: string) => Effect.Effect<Batch, Error>
   readonly listBatches: (params?: ListBatchesParams) => Effect.Effect<BatchPage, Error>
   /** Every batch, newest first, following `next_cursor` until `has_more` is false. */
@@ -295,20 +299,20 @@ export interface Service {
     id: string,
     request: RevocationRequest,
     options?: PostOptions
-  ) => Effect.Effect<RevocationResponse, Error | Inputs.InvalidInput>
+  ) => Effect.Effect<RevocationResponse, Error | InputErrors.InvalidInput>
   readonly eraseCredential: (
     id: string,
     request: ErasureRequest,
     options?: PostOptions
-  ) => Effect.Effect<ErasureResponse, Error | Inputs.InvalidInput>
+  ) => Effect.Effect<ErasureResponse, Error | InputErrors.InvalidInput>
 
   readonly getTenant: Effect.Effect<Tenant, Error>
-  readonly updateTenant: (update: TenantUpdate) => Effect.Effect<Tenant, Error | Inputs.InvalidInput>
+  readonly updateTenant: (update: TenantUpdate) => Effect.Effect<Tenant, Error | InputErrors.InvalidInput>
 
   readonly createWebhook: (
     request: CreateWebhookRequest,
     options?: PostOptions
-  ) => Effect.Effect<CreatedWebhookEndpoint, Error | Inputs.InvalidInput>
+  ) => Effect.Effect<CreatedWebhookEndpoint, Error | InputErrors.InvalidInput>
   readonly listWebhooks: Effect.Effect<ReadonlyArray<WebhookEndpoint>, Error>
   readonly deleteWebhook: (id: string) => Effect.Effect<void, Error>
   readonly testWebhook: (id: string, options?: PostOptions) => Effect.Effect<WebhookTestResult, Error>
@@ -342,7 +346,7 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
 
     const createBatch: Service["createBatch"] = (request, post) =>
       Effect.gen(function*() {
-        const payload = yield* Inputs.decodeCreateBatchRequest(request)
+        const payload = yield* BatchInputs.decodeCreateBatchRequest(request)
         const idempotencyKey = keyOf(post)
         const [batch, response] = yield* run(
           api.Batches.createBatch({ payload, headers: { "idempotency-key": idempotencyKey }, withResponse: true })
@@ -411,20 +415,20 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
     const getCredential: Service["getCredential"] = (id) => run(api.Credentials.getCredential({ path: { id } }))
 
     const revokeCredential: Service["revokeCredential"] = (id, request, post) =>
-      Effect.flatMap(Inputs.decodeRevocationRequest(request), (payload) =>
+      Effect.flatMap(CredentialInputs.decodeRevocationRequest(request), (payload) =>
         run(api.Credentials.revokeCredential({ path: { id }, payload, headers: { "idempotency-key": keyOf(post) } })))
 
     const eraseCredential: Service["eraseCredential"] = (id, request, post) =>
-      Effect.flatMap(Inputs.decodeErasureRequest(request), (payload) =>
+      Effect.flatMap(CredentialInputs.decodeErasureRequest(request), (payload) =>
         run(api.Credentials.eraseCredential({ path: { id }, payload, headers: { "idempotency-key": keyOf(post) } })))
 
     const getTenant = run(api.Tenants.getCurrentTenant())
 
     const updateTenant: Service["updateTenant"] = (update) =>
-      Effect.flatMap(Inputs.decodeTenantUpdate(update), (payload) => run(api.Tenants.updateCurrentTenant({ payload })))
+      Effect.flatMap(TenantInputs.decodeTenantUpdate(update), (payload) => run(api.Tenants.updateCurrentTenant({ payload })))
 
     const createWebhook: Service["createWebhook"] = (request, post) =>
-      Effect.flatMap(Inputs.decodeCreateWebhookRequest(request), (payload) =>
+      Effect.flatMap(WebhookInputs.decodeCreateWebhookRequest(request), (payload) =>
         run(api.Webhooks.createWebhook({ payload, headers: { "idempotency-key": keyOf(post) } })))
 
     const listWebhooks = Effect.map(run(api.Webhooks.listWebhooks()), (list) => list.data)

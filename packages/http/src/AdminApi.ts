@@ -7,12 +7,13 @@
  * @since 0.1.0
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import * as Inputs from "@sigil/service/Inputs"
+import * as InputErrors from "@sigil/service/Inputs/InputErrors"
+import * as InputFormats from "@sigil/service/Inputs/InputFormats"
 import { Schema } from "effect"
 import * as ApiErrors from "./ApiErrors.js"
 import * as Resources from "./Resources.js"
 
-const expected = (words: string) => ({ [Inputs.ExpectedId]: words })
+const expected = (words: string) => ({ [InputErrors.ExpectedId]: words })
 
 const Plan = Resources.Plan.annotations(expected("one of developer, starter, institution, industry"))
 
@@ -55,7 +56,7 @@ export const EmailDeliveryUpdate = Schema.Struct({
   enabled: Schema.Boolean.annotations(expected("true or false")),
   sender_name: Schema.optionalWith(SenderName, { exact: true }),
   reply_to: Schema.optionalWith(
-    Inputs.Email.annotations(expected("an e-mail address such as registrar@university.example")),
+    InputFormats.Email.annotations(expected("an e-mail address such as registrar@university.example")),
     { exact: true }
   )
 }).annotations({
@@ -102,7 +103,7 @@ const AuditLimit = Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 
  */
 export const AuditParams = Schema.Struct({
   since: Schema.optional(
-    Inputs.UtcDateTime.annotations({
+    InputFormats.UtcDateTime.annotations({
       message: () => ({ message: "must be an ISO 8601 UTC date-time such as 2025-06-30T12:00:00Z", override: true }),
       description: "Only rows from this time on."
     })

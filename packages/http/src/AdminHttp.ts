@@ -16,7 +16,7 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import type { AuditLog } from "@sigil/service/Access/AuditLog"
-import * as Inputs from "@sigil/service/Inputs"
+import * as InputErrors from "@sigil/service/Inputs/InputErrors"
 import type { KeyVault } from "@sigil/service/Tenants/KeyVault"
 import type { Settings } from "@sigil/service/Settings"
 import * as Tenants from "@sigil/service/Tenants"
@@ -73,9 +73,9 @@ export const authentication = (options: Options): Layer.Layer<AdminAuthenticatio
   })
 }
 
-const decodeCreateTenant = Inputs.decodeUnknown(CreateTenantRequest)
-const decodeUpdateTenant = Inputs.decodeUnknown(UpdateTenantRequest)
-const decodeCreateApiKey = Inputs.decodeUnknown(CreateApiKeyRequest)
+const decodeCreateTenant = InputErrors.decodeUnknown(CreateTenantRequest)
+const decodeUpdateTenant = InputErrors.decodeUnknown(UpdateTenantRequest)
+const decodeCreateApiKey = InputErrors.decodeUnknown(CreateApiKeyRequest)
 
 const bodyCodes = Errors.inputCodes("missing_required_field", "invalid_field_format")
 

@@ -5,7 +5,7 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import * as Batches from "@sigil/service/Batches"
-import * as Inputs from "@sigil/service/Inputs"
+import * as BatchInputs from "@sigil/service/Inputs/BatchInputs"
 import { Effect } from "effect"
 import * as Body from "./Body.js"
 import * as Caller from "./Caller.js"
@@ -20,7 +20,7 @@ import * as PathIds from "./PathIds.js"
 export const layer = HttpApiBuilder.group(IssuerApi, "Batches", (handlers) =>
   handlers
     .handleRaw("createBatch", ({ request }) =>
-      Body.decode(request, Inputs.decodeCreateBatchRequest).pipe(
+      Body.decode(request, BatchInputs.decodeCreateBatchRequest).pipe(
         Effect.flatMap((batch) => Caller.use((principal, now) => Batches.create(principal, batch, now))),
         Errors.refail
       ))

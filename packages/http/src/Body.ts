@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { FileSystem, HttpIncomingMessage, type HttpServerRequest } from "@effect/platform"
-import type { InvalidInput } from "@sigil/service/Inputs"
+import type { InvalidInput } from "@sigil/service/Inputs/InputErrors"
 import { Data, Effect, Option, Stream } from "effect"
 
 /**

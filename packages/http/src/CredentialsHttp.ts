@@ -5,7 +5,7 @@
  */
 import { HttpApiBuilder } from "@effect/platform"
 import * as Credentials from "@sigil/service/Credentials"
-import * as Inputs from "@sigil/service/Inputs"
+import * as CredentialInputs from "@sigil/service/Inputs/CredentialInputs"
 import { Effect } from "effect"
 import * as Body from "./Body.js"
 import * as Caller from "./Caller.js"
@@ -27,7 +27,7 @@ export const layer = HttpApiBuilder.group(IssuerApi, "Credentials", (handlers) =
         Errors.refail
       ))
     .handleRaw("revokeCredential", ({ path, request }) =>
-      Body.decode(request, Inputs.decodeRevocationRequest).pipe(
+      Body.decode(request, CredentialInputs.decodeRevocationRequest).pipe(
         Effect.zip(PathIds.credential(path.id)),
         Effect.flatMap(([revocation, id]) =>
           Caller.use((principal, now) => Credentials.revoke(principal, id, revocation, now))
@@ -36,7 +36,7 @@ export const layer = HttpApiBuilder.group(IssuerApi, "Credentials", (handlers) =
         Errors.refail
       ))
     .handleRaw("eraseCredential", ({ path, request }) =>
-      Body.decode(request, Inputs.decodeErasureRequest).pipe(
+      Body.decode(request, CredentialInputs.decodeErasureRequest).pipe(
         Effect.zip(PathIds.credential(path.id)),
         Effect.flatMap(([erasure, id]) => Caller.use((principal, now) => Credentials.erase(principal, id, erasure, now))),
         bodyCodes,

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { HttpApiError, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import type { InputErrorCode, InvalidInput } from "@sigil/service/Inputs"
+import type { InputErrorCode, InvalidInput } from "@sigil/service/Inputs/InputErrors"
 import { Cause, Effect, Option } from "effect"
 import * as ApiErrors from "./ApiErrors.js"
 import { RequestId } from "./RequestId.js"

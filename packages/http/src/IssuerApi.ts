@@ -10,7 +10,10 @@
  * @since 0.1.0
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import * as Inputs from "@sigil/service/Inputs"
+import * as BatchInputs from "@sigil/service/Inputs/BatchInputs"
+import * as CredentialInputs from "@sigil/service/Inputs/CredentialInputs"
+import * as TenantInputs from "@sigil/service/Inputs/TenantInputs"
+import * as WebhookInputs from "@sigil/service/Inputs/WebhookInputs"
 import { Schema } from "effect"
 import * as ApiErrors from "./ApiErrors.js"
 import { Authentication } from "./Authentication.js"
@@ -67,7 +70,7 @@ export const ListBatchesParams = Schema.Struct({
 
 const createBatch = HttpApiEndpoint.post("createBatch", "/batches")
   .setHeaders(IdempotencyHeaders)
-  .setPayload(Inputs.CreateBatchRequest)
+  .setPayload(BatchInputs.CreateBatchRequest)
   .addSuccess(Resources.Batch, { status: 202 })
   .addError(ApiErrors.InvalidJson)
   .addError(ApiErrors.MissingRequiredField)
@@ -135,7 +138,7 @@ const getCredential = HttpApiEndpoint.get("getCredential", "/credentials/:id")
 const revokeCredential = HttpApiEndpoint.post("revokeCredential", "/credentials/:id/revoke")
   .setPath(credentialPath)
   .setHeaders(IdempotencyHeaders)
-  .setPayload(Inputs.RevocationRequest)
+  .setPayload(CredentialInputs.RevocationRequest)
   .addSuccess(Resources.RevocationResponse)
   .addError(ApiErrors.InvalidJson)
   .addError(ApiErrors.MissingRequiredField)
@@ -154,7 +157,7 @@ const revokeCredential = HttpApiEndpoint.post("revokeCredential", "/credentials/
 const eraseCredential = HttpApiEndpoint.post("eraseCredential", "/credentials/:id/erase")
   .setPath(credentialPath)
   .setHeaders(IdempotencyHeaders)
-  .setPayload(Inputs.ErasureRequest)
+  .setPayload(CredentialInputs.ErasureRequest)
   .addSuccess(Resources.ErasureResponse)
   .addError(ApiErrors.InvalidJson)
   .addError(ApiErrors.MissingRequiredField)
@@ -191,7 +194,7 @@ const getCurrentTenant = HttpApiEndpoint.get("getCurrentTenant", "/tenants/me")
   .annotateContext(OpenApi.annotations({ identifier: "getCurrentTenant", summary: "The tenant of the calling key" }))
 
 const updateCurrentTenant = HttpApiEndpoint.patch("updateCurrentTenant", "/tenants/me")
-  .setPayload(Inputs.TenantUpdate)
+  .setPayload(TenantInputs.TenantUpdate)
   .addSuccess(Resources.Tenant)
   .addError(ApiErrors.InvalidJson)
   .addError(ApiErrors.MissingRequiredField)
@@ -223,7 +226,7 @@ const webhookPath = path(Resources.WebhookId, "The webhook endpoint id.")
 
 const createWebhook = HttpApiEndpoint.post("createWebhook", "/webhooks")
   .setHeaders(IdempotencyHeaders)
-  .setPayload(Inputs.CreateWebhookRequest)
+  .setPayload(WebhookInputs.CreateWebhookRequest)
   .addSuccess(Resources.CreatedWebhookEndpoint, { status: 201 })
   .addError(ApiErrors.InvalidJson)
   .addError(ApiErrors.MissingRequiredField)

@@ -11,7 +11,8 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import * as Inputs from "@sigil/service/Inputs"
+import * as CredentialInputs from "@sigil/service/Inputs/CredentialInputs"
+import * as WebhookInputs from "@sigil/service/Inputs/WebhookInputs"
 
 const DateTime = Schema.String.annotations({
   description: "ISO 8601 UTC date-time.",
@@ -205,7 +206,7 @@ export const RevocationResponse = Schema.Struct({
   revoked: Schema.Boolean,
   revoked_at: DateTime,
   reason: Schema.String,
-  reason_code: Inputs.RevocationReasonCode
+  reason_code: CredentialInputs.RevocationReasonCode
 }).annotations({ identifier: "RevocationResponse" })
 
 /**
@@ -282,7 +283,7 @@ export const Tenant = Schema.Struct({
 // webhooks
 // ---------------------------------------------------------------------------------------------
 
-const WebhookEventTypeString = Schema.String.annotations({ jsonSchema: { enum: [...Inputs.WEBHOOK_EVENT_TYPES] } })
+const WebhookEventTypeString = Schema.String.annotations({ jsonSchema: { enum: [...WebhookInputs.WEBHOOK_EVENT_TYPES] } })
 
 const webhookFields = {
   id: WebhookId,

@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
-import * as Inputs from "@sigil/service/Inputs"
+import * as WebhookInputs from "@sigil/service/Inputs/WebhookInputs"
 import * as Webhooks from "@sigil/service/Webhooks"
 import { Effect } from "effect"
 import * as Body from "./Body.js"
@@ -20,7 +20,7 @@ import * as PathIds from "./PathIds.js"
 export const layer = HttpApiBuilder.group(IssuerApi, "Webhooks", (handlers) =>
   handlers
     .handleRaw("createWebhook", ({ request }) =>
-      Body.decode(request, Inputs.decodeCreateWebhookRequest).pipe(
+      Body.decode(request, WebhookInputs.decodeCreateWebhookRequest).pipe(
         Effect.flatMap((webhook) => Caller.use((principal, now) => Webhooks.create(principal, webhook, now))),
         Errors.inputCodes("missing_required_field", "invalid_field_format"),
         Errors.refail

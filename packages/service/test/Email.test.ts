@@ -21,7 +21,7 @@ import * as Credentials from "../src/Credentials.js"
 import * as Email from "../src/Email.js"
 import { EmailDeliveryStore } from "../src/Email/EmailDeliveryStore.js"
 import type { BatchId, CredentialId } from "@sigil/core/Ids"
-import * as Inputs from "../src/Inputs.js"
+import * as BatchInputs from "../src/Inputs/BatchInputs.js"
 import { JobQueue } from "../src/Pipeline/JobQueue.js"
 import * as JobRunner from "../src/Pipeline/JobRunner.js"
 import * as Mailer from "../src/Email/Mailer.js"
@@ -39,7 +39,7 @@ const recipients = (n: number, withEmail: (i: number) => boolean = () => true) =
   }))
 
 const request = (people: ReturnType<typeof recipients>) =>
-  Inputs.decodeCreateBatchRequest({
+  BatchInputs.decodeCreateBatchRequest({
     credentials: people.map((recipient) => ({
       recipient,
       achievement: { name: "Diploma in Testing", description: "Thoroughly tested." },

@@ -1,6 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Either, Exit, FastCheck as fc, JSONSchema, Option, Schema } from "effect"
-import * as Inputs from "../src/Inputs.js"
+import * as BatchInputs from "../src/Inputs/BatchInputs.js"
+import * as CredentialInputs from "../src/Inputs/CredentialInputs.js"
+import * as InputErrors from "../src/Inputs/InputErrors.js"
+import * as TenantInputs from "../src/Inputs/TenantInputs.js"
+import * as WebhookInputs from "../src/Inputs/WebhookInputs.js"
 import * as Formats from "../src/internal/inputFormats.js"
 
 const ci = process.env["CI"] === "true"
@@ -9,7 +13,7 @@ const runs = (n: number) => (ci ? n * 5 : n)
 // Bodies are plain JSON built and mutated by the tests.
 type Json = any
 type Path = ReadonlyArray<string | number>
-type Decoder = (u: unknown) => Effect.Effect<unknown, Inputs.InvalidInput>
+type Decoder = (u: unknown) => Effect.Effect<unknown, InputErrors.InvalidInput>
 
 const REMOVE = Symbol("remove")
 const RID = "urn:uuid:3f1c9a2e-7b4d-4e8f-9a6b-2c5d8e1f0a3b"
@@ -54,10 +58,10 @@ const edit = (base: Json, path: Path, value: unknown): Json => {
 const formatPath = (path: Path): string =>
   path.reduce<string>((out, k) => (typeof k === "number" ? `${out}[${k}]` : out === "" ? k : `${out}.${k}`), "")
 
-const expectInvalid = (decode: Decoder, body: unknown, code: Inputs.InputErrorCode, field: string) =>
+const expectInvalid = (decode: Decoder, body: unknown, code: InputErrors.InputErrorCode, field: string) =>
   Effect.gen(function*() {
     const error = yield* Effect.flip(decode(body))
-    assert.instanceOf(error, Inputs.InvalidInput)
+    assert.instanceOf(error, InputErrors.InvalidInput)
     assert.strictEqual(error._tag, "InvalidInput")
     assert.deepStrictEqual({ code: error.code, field: error.field }, { code, field })
     if (field !== "") assert.include(error.message, field)
@@ -65,7 +69,7 @@ const expectInvalid = (decode: Decoder, body: unknown, code: Inputs.InputErrorCo
     return error
   })
 
-const decodeBatch = Inputs.decodeCreateBatchRequest
+const decodeBatch = BatchInputs.decodeCreateBatchRequest
 
 /** Decoding ends in success or an `InvalidInput` failure: never a defect, never another error. */
 const assertNoDefect = (exit: Exit.Exit<unknown, unknown>) => {
@@ -73,7 +77,7 @@ const assertNoDefect = (exit: Exit.Exit<unknown, unknown>) => {
   assert.isFalse(Cause.isDie(exit.cause), `defect: ${Cause.pretty(exit.cause)}`)
   const failure = Cause.failureOption(exit.cause)
   assert.isTrue(Option.isSome(failure))
-  assert.instanceOf(Option.getOrThrow(failure), Inputs.InvalidInput)
+  assert.instanceOf(Option.getOrThrow(failure), InputErrors.InvalidInput)
 }
 
 const bytes = (s: string) => new TextEncoder().encode(s).length
@@ -86,7 +90,7 @@ interface Row {
   readonly name: string
   readonly path: Path
   readonly value: unknown
-  readonly code: Inputs.InputErrorCode
+  readonly code: InputErrors.InputErrorCode
   /** Defaults to the path. */
   readonly field?: string
 }
@@ -574,10 +578,10 @@ describe("Inputs", () => {
         for (const body of bodies) {
           const ours = yield* Effect.flip(decodeBatch(body))
           for (const errors of ["first", "all"] as const) {
-            const theirs = Schema.decodeUnknownEither(Inputs.CreateBatchRequest, { errors })(body)
+            const theirs = Schema.decodeUnknownEither(BatchInputs.CreateBatchRequest, { errors })(body)
             assert.isTrue(Either.isLeft(theirs))
             if (Either.isLeft(theirs)) {
-              const mapped = Inputs.fromParseError(theirs.left)
+              const mapped = InputErrors.fromParseError(theirs.left)
               assert.deepStrictEqual({ code: mapped.code, field: mapped.field }, { code: ours.code, field: ours.field })
             }
           }
@@ -610,7 +614,7 @@ describe("Inputs", () => {
         assert.deepStrictEqual(Object.keys(decoded), ["credentials"])
         assert.deepStrictEqual(Object.keys(c).sort(), ["achievement", "evidence", "issuanceDate", "recipient"])
         // Encoding writes the merged list at credential level; decoding that again gives the same.
-        const encoded = Schema.encodeSync(Inputs.CreateBatchRequest)(decoded)
+        const encoded = Schema.encodeSync(BatchInputs.CreateBatchRequest)(decoded)
         assert.deepStrictEqual(encoded.credentials[0]!.evidence, c.evidence)
         assert.deepStrictEqual(yield* decodeBatch(encoded), decoded)
       }))
@@ -619,13 +623,13 @@ describe("Inputs", () => {
       Effect.gen(function*() {
         const { evidence: _e, ...credential } = validCredential()
         const { evidence: _a, ...achievement } = credential.achievement
-        const decoded = yield* Inputs.decodeCredentialInput({ ...credential, achievement })
+        const decoded = yield* BatchInputs.decodeCredentialInput({ ...credential, achievement })
         assert.deepStrictEqual(decoded.evidence, [])
       }))
 
     it.effect("the schemas describe themselves as JSON Schema for OpenAPI", () =>
       Effect.gen(function*() {
-        const schema: any = JSONSchema.make(Inputs.CreateBatchRequest)
+        const schema: any = JSONSchema.make(BatchInputs.CreateBatchRequest)
         const credentials = schema.$defs.CreateBatchRequest.properties.credentials
         assert.strictEqual(credentials.type, "array")
         assert.strictEqual(credentials.minItems, 1)
@@ -639,10 +643,10 @@ describe("Inputs", () => {
         assert.isString(schema.$defs.AchievementInput.description)
         for (
           const request of [
-            Inputs.RevocationRequest,
-            Inputs.ErasureRequest,
-            Inputs.TenantUpdate,
-            Inputs.CreateWebhookRequest
+            CredentialInputs.RevocationRequest,
+            CredentialInputs.ErasureRequest,
+            TenantInputs.TenantUpdate,
+            WebhookInputs.CreateWebhookRequest
           ] as const
         ) {
           const json: any = JSONSchema.make(request as Schema.Schema<unknown, any>)
@@ -656,11 +660,11 @@ describe("Inputs", () => {
       readonly name: string
       readonly decode: Decoder
       readonly valid: Json
-      readonly rows: ReadonlyArray<readonly [Path, unknown, Inputs.InputErrorCode]>
+      readonly rows: ReadonlyArray<readonly [Path, unknown, InputErrors.InputErrorCode]>
     }> = [
       {
         name: "RevocationRequest",
-        decode: Inputs.decodeRevocationRequest,
+        decode: CredentialInputs.decodeRevocationRequest,
         valid: { reason: "Issued with a misspelt name.", reason_code: "reissued" },
         rows: [
           [["reason"], REMOVE, "missing_required_field"],
@@ -677,7 +681,7 @@ describe("Inputs", () => {
       },
       {
         name: "ErasureRequest",
-        decode: Inputs.decodeErasureRequest,
+        decode: CredentialInputs.decodeErasureRequest,
         valid: { requester: "supervisory_authority", verified_at: "2025-07-01T08:00:00+00:00" },
         rows: [
           [["requester"], REMOVE, "missing_required_field"],
@@ -692,7 +696,7 @@ describe("Inputs", () => {
       },
       {
         name: "TenantUpdate",
-        decode: Inputs.decodeTenantUpdate,
+        decode: TenantInputs.decodeTenantUpdate,
         valid: {
           display_name: "University of Example",
           awarding_body: {
@@ -726,7 +730,7 @@ describe("Inputs", () => {
       },
       {
         name: "CreateWebhookRequest",
-        decode: Inputs.decodeCreateWebhookRequest,
+        decode: WebhookInputs.decodeCreateWebhookRequest,
         valid: { url: "https://hooks.example.org/sigil", events: ["batch.anchored"], description: "Registrar" },
         rows: [
           [["url"], REMOVE, "missing_required_field"],
@@ -759,24 +763,24 @@ describe("Inputs", () => {
 
     it.effect("decoded forms", () =>
       Effect.gen(function*() {
-        assert.deepStrictEqual(yield* Inputs.decodeTenantUpdate({}), {})
-        assert.deepStrictEqual(yield* Inputs.decodeTenantUpdate({ plan: "industry" }), {})
+        assert.deepStrictEqual(yield* TenantInputs.decodeTenantUpdate({}), {})
+        assert.deepStrictEqual(yield* TenantInputs.decodeTenantUpdate({ plan: "industry" }), {})
         assert.deepStrictEqual(
-          yield* Inputs.decodeTenantUpdate({ awarding_body: { name: "Faculty" } }),
+          yield* TenantInputs.decodeTenantUpdate({ awarding_body: { name: "Faculty" } }),
           { awarding_body: { name: "Faculty" } }
         )
         assert.deepStrictEqual(
-          yield* Inputs.decodeErasureRequest({ requester: "dpo", verified_at: "2025-07-01T08:00:00.5+00:00" }),
+          yield* CredentialInputs.decodeErasureRequest({ requester: "dpo", verified_at: "2025-07-01T08:00:00.5+00:00" }),
           { requester: "dpo", verified_at: "2025-07-01T08:00:00.5Z" }
         )
-        const hook = yield* Inputs.decodeCreateWebhookRequest({
+        const hook = yield* WebhookInputs.decodeCreateWebhookRequest({
           url: "https://hooks.example.org/sigil",
           events: ["batch.signed", "webhook.test", "batch.signed", "webhook.test", "batch.created"]
         })
         assert.deepStrictEqual(hook.events, ["batch.signed", "webhook.test", "batch.created"])
         assert.isFalse("description" in hook)
-        const all = yield* Inputs.decodeCreateWebhookRequest({ url: "http://localhost:3000/h", events: Inputs.WEBHOOK_EVENT_TYPES })
-        assert.deepStrictEqual(all.events, Inputs.WEBHOOK_EVENT_TYPES)
+        const all = yield* WebhookInputs.decodeCreateWebhookRequest({ url: "http://localhost:3000/h", events: WebhookInputs.WEBHOOK_EVENT_TYPES })
+        assert.deepStrictEqual(all.events, WebhookInputs.WEBHOOK_EVENT_TYPES)
       }))
   })
 
@@ -906,7 +910,7 @@ describe("Inputs", () => {
         Effect.gen(function*() {
           const decoded = yield* decodeBatch(batch.input)
           assert.deepStrictEqual(decoded, batch.expected as unknown as typeof decoded)
-          const encoded = Schema.encodeSync(Inputs.CreateBatchRequest)(decoded)
+          const encoded = Schema.encodeSync(BatchInputs.CreateBatchRequest)(decoded)
           assert.deepStrictEqual(yield* decodeBatch(JSON.parse(JSON.stringify(encoded))), decoded)
         }),
       { fastCheck: { numRuns: runs(60) } }
@@ -933,24 +937,24 @@ describe("Inputs", () => {
         }, { requiredKeys: [] }),
         webhook: fc.record({
           url: fc.webUrl(),
-          events: fc.array(fc.constantFrom(...Inputs.WEBHOOK_EVENT_TYPES), { minLength: 1, maxLength: 10 }),
+          events: fc.array(fc.constantFrom(...WebhookInputs.WEBHOOK_EVENT_TYPES), { minLength: 1, maxLength: 10 }),
           description: text(60)
         }, { requiredKeys: ["url", "events"] })
       },
       ({ erasure, revocation, tenant, webhook }) =>
         Effect.gen(function*() {
-          assert.deepStrictEqual(yield* Inputs.decodeRevocationRequest(revocation), revocation)
-          const e = yield* Inputs.decodeErasureRequest({ ...erasure, verified_at: erasure.verified_at.text })
+          assert.deepStrictEqual(yield* CredentialInputs.decodeRevocationRequest(revocation), revocation)
+          const e = yield* CredentialInputs.decodeErasureRequest({ ...erasure, verified_at: erasure.verified_at.text })
           assert.deepStrictEqual(e, { requester: erasure.requester, verified_at: erasure.verified_at.normalized })
-          assert.deepStrictEqual(yield* Inputs.decodeTenantUpdate(tenant), tenant)
-          const w = yield* Inputs.decodeCreateWebhookRequest(webhook)
+          assert.deepStrictEqual(yield* TenantInputs.decodeTenantUpdate(tenant), tenant)
+          const w = yield* WebhookInputs.decodeCreateWebhookRequest(webhook)
           assert.deepStrictEqual(w.events, [...new Set(webhook.events)])
           for (
             const [schema, value] of [
-              [Inputs.RevocationRequest, revocation],
-              [Inputs.ErasureRequest, e],
-              [Inputs.TenantUpdate, tenant],
-              [Inputs.CreateWebhookRequest, w]
+              [CredentialInputs.RevocationRequest, revocation],
+              [CredentialInputs.ErasureRequest, e],
+              [TenantInputs.TenantUpdate, tenant],
+              [WebhookInputs.CreateWebhookRequest, w]
             ] as const
           ) {
             const s = schema as Schema.Schema<unknown, unknown>
@@ -1034,8 +1038,8 @@ describe("Inputs", () => {
     )
 
     /** The wrong values for a field of a kind, and the code each must produce. */
-    const wrong = (kind: Kind): fc.Arbitrary<readonly [unknown, Inputs.InputErrorCode]> => {
-      const as = (code: Inputs.InputErrorCode) => (v: unknown) => [v, code] as const
+    const wrong = (kind: Kind): fc.Arbitrary<readonly [unknown, InputErrors.InputErrorCode]> => {
+      const as = (code: InputErrors.InputErrorCode) => (v: unknown) => [v, code] as const
       switch (kind) {
         case "object":
           return notA("object").map(as("invalid_field_format"))
@@ -1125,16 +1129,16 @@ describe("Inputs", () => {
     // --- anything at all ---------------------------------------------------------------------
 
     const decoders: ReadonlyArray<Decoder> = [
-      Inputs.decodeCreateBatchRequest,
-      Inputs.decodeCredentialInput,
-      Inputs.decodeRevocationRequest,
-      Inputs.decodeErasureRequest,
-      Inputs.decodeTenantUpdate,
-      Inputs.decodeCreateWebhookRequest,
-      Inputs.decodeUnknown(Inputs.RecipientInput),
-      Inputs.decodeUnknown(Inputs.AchievementInput),
-      Inputs.decodeUnknown(Inputs.AlignmentInput),
-      Inputs.decodeUnknown(Inputs.EvidenceInput)
+      BatchInputs.decodeCreateBatchRequest,
+      BatchInputs.decodeCredentialInput,
+      CredentialInputs.decodeRevocationRequest,
+      CredentialInputs.decodeErasureRequest,
+      TenantInputs.decodeTenantUpdate,
+      WebhookInputs.decodeCreateWebhookRequest,
+      InputErrors.decodeUnknown(BatchInputs.RecipientInput),
+      InputErrors.decodeUnknown(BatchInputs.AchievementInput),
+      InputErrors.decodeUnknown(BatchInputs.AlignmentInput),
+      InputErrors.decodeUnknown(BatchInputs.EvidenceInput)
     ]
     const nasty = fc.anything({
       withBigInt: true,
@@ -1209,7 +1213,7 @@ describe("Inputs", () => {
         }
         for (const decode of decoders) assertNoDefect(Effect.runSyncExit(decode(huge)))
       }))
-    const wrongCodeOf = (kind: Kind): Inputs.InputErrorCode =>
+    const wrongCodeOf = (kind: Kind): InputErrors.InputErrorCode =>
       kind === "recipientId" ? "recipient_id_invalid" : kind === "framework" ? "alignment_framework_unknown" : "invalid_field_format"
   })
 })
@@ -1228,12 +1232,12 @@ describe("ill-formed Unicode", () => {
           issuanceDate: "2025-06-30T00:00:00Z"
         }]
       })
-      const lone = yield* Effect.flip(Inputs.decodeCreateBatchRequest(credential("S\ud800")))
+      const lone = yield* Effect.flip(BatchInputs.decodeCreateBatchRequest(credential("S\ud800")))
       assert.strictEqual(lone.code, "invalid_field_format")
       assert.strictEqual(lone.field, "credentials[0].achievement.alignment[0].targetCode")
-      const trailing = yield* Effect.flip(Inputs.decodeCreateBatchRequest(credential("S", "Ada\udfff")))
+      const trailing = yield* Effect.flip(BatchInputs.decodeCreateBatchRequest(credential("S", "Ada\udfff")))
       assert.strictEqual(trailing.field, "credentials[0].recipient.name")
       // A surrogate pair (an emoji) is fine.
-      yield* Inputs.decodeCreateBatchRequest(credential("S🎓", "Zoë 🎓"))
+      yield* BatchInputs.decodeCreateBatchRequest(credential("S🎓", "Zoë 🎓"))
     }))
 })

@@ -12,7 +12,7 @@ import { BatchStore } from "../src/Batches/BatchStore.js"
 import * as Credentials from "../src/Credentials.js"
 import { EventStore } from "../src/Events/EventStore.js"
 import type { BatchId, CredentialId } from "@sigil/core/Ids"
-import * as Inputs from "../src/Inputs.js"
+import * as BatchInputs from "../src/Inputs/BatchInputs.js"
 import * as Tenants from "../src/Tenants.js"
 import { TenantStore } from "../src/Tenants/TenantStore.js"
 import * as Verifier from "@sigil/core/Verifier"
@@ -20,7 +20,7 @@ import * as Webhooks from "../src/Webhooks.js"
 import { makePipeline } from "./helpers/pipeline.js"
 
 const request = (n: number) =>
-  Inputs.decodeCreateBatchRequest({
+  BatchInputs.decodeCreateBatchRequest({
     credentials: Array.from({ length: n }, (_, i) => ({
       recipient: { id: `urn:uuid:${crypto.randomUUID()}`, name: `Graduate ${i}`, email: `g${i}@example.org` },
       achievement: { name: "Diploma in Testing", description: "Thoroughly tested." },

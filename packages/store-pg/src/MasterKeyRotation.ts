@@ -38,7 +38,7 @@ export interface Rotated {
 }
 
 // The sealed columns, with the context each row's envelope was sealed for (PgKeyVault,
-// PgWebhookStore).
+// PgWebhookEndpointStore).
 const SEALED = [
   { table: "tenant_keys", id: "key_id", context: (id: string) => `tenant-key:${id}`, what: "tenant key" },
   { table: "webhook_endpoints", id: "id", context: (id: string) => `webhook-secret:${id}`, what: "webhook secret" }

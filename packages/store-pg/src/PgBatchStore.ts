@@ -13,7 +13,7 @@ import type { CredentialState, CredentialStatus, VerificationStatusAfterErasure 
 import type { JsonObject } from "@sigil/core/Document"
 import type { Hash32 } from "@sigil/core/Hex"
 import type { BatchId, CredentialId, TenantId } from "@sigil/core/Ids"
-import type { ErasureRequester, RevocationReasonCode } from "@sigil/service/Inputs"
+import type { ErasureRequester, RevocationReasonCode } from "@sigil/service/Inputs/CredentialInputs"
 import type { Environment } from "@sigil/service/Tenants/Plans"
 import { Effect, Layer, Option } from "effect"
 import { int, jsonText, op, opt } from "./internal/sql.js"

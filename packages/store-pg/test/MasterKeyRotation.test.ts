@@ -14,7 +14,7 @@ import * as MasterKeyRotation from "../src/MasterKeyRotation.js"
 import * as PgKeyVault from "../src/PgKeyVault.js"
 import type * as PgStore from "../src/PgStore.js"
 import * as PgTenantStore from "../src/PgTenantStore.js"
-import * as PgWebhookStore from "../src/PgWebhookStore.js"
+import * as PgWebhookEndpointStore from "../src/PgWebhookEndpointStore.js"
 import { pglite, postgres, shared } from "../testkit/database.js"
 
 const newKey = () => {
@@ -24,7 +24,7 @@ const newKey = () => {
 
 // The vault and webhook store under one master key, over the file's database.
 const under = (master: Redacted.Redacted<string>) =>
-  Layer.mergeAll(PgKeyVault.layer({ masterKey: master }), PgWebhookStore.layer({ masterKey: master }))
+  Layer.mergeAll(PgKeyVault.layer({ masterKey: master }), PgWebhookEndpointStore.layer({ masterKey: master }))
 
 const rotation = (client: Layer.Layer<PgStore.Client>) =>
   it.effect("re-wraps every sealed secret under the new key, once, all or nothing", () =>

@@ -8,7 +8,7 @@
  */
 import { Context, type Effect, Layer, type Option, type Redacted } from "effect"
 import type { TenantId, WebhookId } from "@sigil/core/Ids"
-import type { WebhookEventType } from "../Inputs.js"
+import type { WebhookEventType } from "../Inputs/WebhookInputs.js"
 import type { Environment } from "../Tenants/Plans.js"
 import * as internal from "../internal/memory/webhookStore.js"
 import type { MemoryStore } from "../Transactor.js"

@@ -147,3 +147,9 @@ export const maxJsonBytes = (limit: number, code: InputErrorCode) => {
     })
   )
 }
+
+/** @internal "one of a, b, c", for an enumeration's expected values. */
+export const oneOf = (values: ReadonlyArray<string>) => `one of ${values.join(", ")}`
+
+/** @internal An optional member that, when present, is never `undefined`. */
+export const optional = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(schema, { exact: true })

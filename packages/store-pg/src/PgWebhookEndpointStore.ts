@@ -6,7 +6,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { TenantId, WebhookId } from "@sigil/core/Ids"
-import type { WebhookEventType } from "@sigil/service/Inputs"
+import type { WebhookEventType } from "@sigil/service/Inputs/WebhookInputs"
 import type { Environment } from "@sigil/service/Tenants/Plans"
 import { type WebhookEndpoint, WebhookEndpointStore } from "@sigil/service/Webhooks/WebhookEndpointStore"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
@@ -89,27 +89,27 @@ export const make = (
             disabled_reason: endpoint.disabledReason ?? null,
             created_at: endpoint.createdAt
           })
-        }`.pipe(Effect.asVoid, op("PgWebhookStore.create")),
+        }`.pipe(Effect.asVoid, op("PgWebhookEndpointStore.create")),
       list: (tenantId, environment) =>
         sql<EndpointRow>`SELECT ${columns} FROM webhook_endpoints
           WHERE tenant_id = ${tenantId} AND environment = ${environment} ORDER BY created_at, id`.pipe(
           Effect.map((rows) => rows.map(toEndpoint)),
-          op("PgWebhookStore.list")
+          op("PgWebhookEndpointStore.list")
         ),
       get: (tenantId, environment, id) =>
         sql<EndpointRow>`SELECT ${columns} FROM webhook_endpoints
           WHERE id = ${id} AND tenant_id = ${tenantId} AND environment = ${environment}`.pipe(
           Effect.map(one),
-          op("PgWebhookStore.get")
+          op("PgWebhookEndpointStore.get")
         ),
       byId: (id) =>
         sql<EndpointRow>`SELECT ${columns} FROM webhook_endpoints WHERE id = ${id}`.pipe(
           Effect.map(one),
-          op("PgWebhookStore.byId")
+          op("PgWebhookEndpointStore.byId")
         ),
       secret: (id) =>
         sql<{ readonly secret_envelope: Uint8Array }>`SELECT secret_envelope FROM webhook_endpoints WHERE id = ${id}`.pipe(
-          op("PgWebhookStore.secret"),
+          op("PgWebhookEndpointStore.secret"),
           Effect.flatMap((rows) => {
             const row = rows[0]
             if (row === undefined) return Effect.succeedNone
@@ -125,26 +125,26 @@ export const make = (
         sql`DELETE FROM webhook_endpoints
           WHERE id = ${id} AND tenant_id = ${tenantId} AND environment = ${environment} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),
-          op("PgWebhookStore.delete")
+          op("PgWebhookEndpointStore.delete")
         ),
       subscribers: (tenantId, environment, type) =>
         sql<EndpointRow>`SELECT ${columns} FROM webhook_endpoints
           WHERE tenant_id = ${tenantId} AND environment = ${environment} AND active AND ${type}::text = ANY (events)
-          ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(toEndpoint)), op("PgWebhookStore.subscribers")),
+          ORDER BY created_at, id`.pipe(Effect.map((rows) => rows.map(toEndpoint)), op("PgWebhookEndpointStore.subscribers")),
       recordSuccess: (id) =>
         sql`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ${id}`.pipe(
           Effect.asVoid,
-          op("PgWebhookStore.recordSuccess")
+          op("PgWebhookEndpointStore.recordSuccess")
         ),
       recordFailure: (id, at) =>
         sql<EndpointRow>`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${at})
-          WHERE id = ${id} RETURNING ${columns}`.pipe(Effect.map(one), op("PgWebhookStore.recordFailure")),
+          WHERE id = ${id} RETURNING ${columns}`.pipe(Effect.map(one), op("PgWebhookEndpointStore.recordFailure")),
       // The first disabling is the one that counts.
       disable: (id, at, reason) =>
         sql`UPDATE webhook_endpoints SET active = false,
             disabled_reason = CASE WHEN disabled_at IS NULL THEN ${reason}::text ELSE disabled_reason END,
             disabled_at = COALESCE(disabled_at, ${at})
-          WHERE id = ${id}`.pipe(Effect.asVoid, op("PgWebhookStore.disable"))
+          WHERE id = ${id}`.pipe(Effect.asVoid, op("PgWebhookEndpointStore.disable"))
     })
   })
 

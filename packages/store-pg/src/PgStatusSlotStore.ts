@@ -69,7 +69,7 @@ export const make: Effect.Effect<StatusSlotStore["Type"], never, SqlClient.SqlCl
             next++
           }
           return out
-        })).pipe(op("PgStatusListStore.allocate")),
+        })).pipe(op("PgStatusSlotStore.allocate")),
       set: (tenantId, slot, at) =>
         slot.index < 0
           ? Effect.void
@@ -77,7 +77,7 @@ export const make: Effect.Effect<StatusSlotStore["Type"], never, SqlClient.SqlCl
               WHERE tenant_id = ${tenantId} AND list_id = ${slot.listId}::integer
                 AND ${slot.index}::integer < size AND get_bit(bits, ${pgBit(slot.index)}::integer) = 0`.pipe(
             Effect.asVoid,
-            op("PgStatusListStore.set")
+            op("PgStatusSlotStore.set")
           ),
       bits: (tenantId, listId) =>
         sql<{ readonly bits: Uint8Array; readonly updated_at: Date }>`SELECT bits, updated_at FROM status_lists
@@ -85,11 +85,11 @@ export const make: Effect.Effect<StatusSlotStore["Type"], never, SqlClient.SqlCl
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (r) => ({ bits: bytes(r.bits), updatedAt: r.updated_at }))
           ),
-          op("PgStatusListStore.bits")
+          op("PgStatusSlotStore.bits")
         ),
       lists: (tenantId) =>
         sql<{ readonly list_id: number }>`SELECT list_id FROM status_lists WHERE tenant_id = ${tenantId}
-          ORDER BY list_id`.pipe(Effect.map((rows) => rows.map((r) => r.list_id)), op("PgStatusListStore.lists"))
+          ORDER BY list_id`.pipe(Effect.map((rows) => rows.map((r) => r.list_id)), op("PgStatusSlotStore.lists"))
     })
 )
 

@@ -1,0 +1,115 @@
+/**
+ * The formats every request body of the issuer API (issuer-api.md) shares, and the rules all
+ * the input modules (`BatchInputs`, `CredentialInputs`, `TenantInputs`, `WebhookInputs`)
+ * follow. Errors are `InputErrors.InvalidInput`.
+ *
+ * The Encoded side of every schema is the JSON of the contract, field for field; the Type side
+ * keeps the same names. The HttpApi contract reuses these schemas, so they carry `description`,
+ * `examples` and JSON Schema formats for OpenAPI. A decode failure is reported as the first
+ * failure in document order (array items by index, object members in the order the client sent
+ * them, missing members last), with the field's path (`credentials[3].recipient.name`).
+ *
+ * Decisions where the contract is silent:
+ * - Date-times (`issuanceDate`, `expirationDate`, `verified_at`): `YYYY-MM-DDTHH:MM:SS`, an
+ *   optional fraction of 1 to 9 digits, then `Z` or `+00:00`; a real calendar date (proleptic
+ *   Gregorian, years 0000–9999, no leap second). Decoded to the same string with `Z` for
+ *   `+00:00`; the fraction is kept as sent.
+ * - `expirationDate`: absent or `null` means non-expiring (decoded: absent). When present it must
+ *   be strictly after `issuanceDate` (compared as instants), else `invalid_field_format` on
+ *   `expirationDate`.
+ * - `credentials`: not an array → `invalid_field_format`; more than 500 items → `batch_too_large`,
+ *   checked before any item is validated; no items → `invalid_field_format`.
+ * - `achievement_too_large`: the UTF-8 length of `JSON.stringify` of the achievement as received
+ *   (unknown members included) is over 65,536 bytes; checked before the achievement's other rules.
+ * - `recipient.id`: `^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`
+ *   (version 4, RFC variant, lowercase), else `recipient_id_invalid`, also when it is not a string.
+ * - `targetFramework` not exactly `ESCO`, `O*NET`, `ISCED-F` or `CUSTOM` → `alignment_framework_unknown`,
+ *   also when it is not a string.
+ * - `evidence` is accepted on the credential and in the achievement; the decoded credential has
+ *   one `evidence` list, credential-level items first, and its achievement has none. Each item is
+ *   `{id?: absolute URI, narrative?}` with at least one of the two; at most 100 items per credential,
+ *   both levels together (reported on `evidence`).
+ * - Strings: every string field, required or optional, must be non-empty after trimming
+ *   ("must not be empty"); the value itself is kept untrimmed. Limits, in Unicode code points:
+ *   achievement `name`, alignment `targetCode` / `targetName`, awarding body `name`: 1,000;
+ *   recipient `name`: 500; revocation `reason`: 1,000; webhook `description`: 500; `display_name`:
+ *   200; evidence `narrative`: 65,536; URIs: 2,048; e-mail: 254. Achievement `description` and
+ *   `criteria.narrative` are bounded only by the 64 KB achievement rule.
+ * - URIs (`achievement.id`, `targetUrl`, evidence `id`): absolute RFC 3986 URIs with a scheme,
+ *   ASCII only (`urn:uuid:…` is fine). `awarding_body.url`, the `logo_url`s and the webhook `url`
+ *   must be `http` or `https` URLs with a host (the webhook's https-only and private-address
+ *   policy belongs to the webhook service, decisions §5).
+ * - `email`: optional; `local@domain.tld` with no spaces or characters needing quotes, at most
+ *   254 characters.
+ * - `accent_color`: `#RRGGBB`, either case, kept as sent.
+ * - `events`: at least one item, each a `WebhookEventType`; duplicates are collapsed, keeping the
+ *   first occurrence's position.
+ * - TenantUpdate: every member optional, `{}` is a valid no-op; `null` is not accepted for any
+ *   member (clearing a value is not part of this contract).
+ * - A member of the wrong JSON type → `invalid_field_format`; an array where an object is
+ *   expected too. Unknown members are ignored and dropped.
+ * - Messages name the field and the expected format but never quote the received value (it may
+ *   be personal data, or megabytes long). The body itself has the field path `""`.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import * as Formats from "../internal/inputFormats.js"
+import * as S from "../internal/inputSchemas.js"
+
+/**
+ * An ISO 8601 UTC date-time (`Z` or `+00:00`, fraction of up to 9 digits, real calendar date),
+ * decoded to the same string ending in `Z`.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const UtcDateTime = S.utcDateTime.annotations({ examples: ["2025-06-30T12:00:00Z"] })
+
+/**
+ * An absolute URI with a scheme.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const Uri = S.uri
+
+/**
+ * An absolute `http` or `https` URL.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const HttpUrl = S.httpUrl
+
+/**
+ * A plausible e-mail address.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const Email = Schema.String.pipe(
+  Schema.filter(Formats.isPlausibleEmail, { jsonSchema: { format: "email", maxLength: Formats.MAX_EMAIL_LENGTH } })
+).annotations(S.rule({ expected: "an e-mail address such as ada@example.org, at most 254 characters" }))
+
+/**
+ * A recipient id: `urn:uuid:` and a lowercase version-4 UUID. Pseudonymous, never personal data.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const RecipientId = Schema.String.annotations(S.rule({ code: "recipient_id_invalid" })).pipe(
+  Schema.pattern(
+    /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    { ...S.rule({ code: "recipient_id_invalid" }), examples: ["urn:uuid:3f1c9a2e-7b4d-4e8f-9a6b-2c5d8e1f0a3b"] }
+  ),
+  Schema.brand("RecipientId")
+).annotations({
+  ...S.rule({ code: "recipient_id_invalid", expected: "urn:uuid: followed by a lowercase version-4 UUID" }),
+  description: "Pseudonymous recipient id: `urn:uuid:` and a lowercase version-4 UUID. Never personal data."
+})
+/**
+ * @since 0.1.0
+ * @category formats
+ */
+export type RecipientId = typeof RecipientId.Type
