@@ -42,7 +42,7 @@ import * as SigningPool from "./SigningPool.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { mailFrom } from "./ServerConfig.js"
 import * as VerifyPage from "./VerifyPage.js"
-import * as WebhookTransportLive from "./WebhookTransportLive.js"
+import * as WebhookSenderLive from "./WebhookSenderLive.js"
 import * as Workers from "./Workers.js"
 
 /**
@@ -85,7 +85,7 @@ export const outboxDir = (config: ServerConfig): string => path.join(config.data
  * @category layers
  */
 export const storeLayer = (config: ServerConfig, secrets: Secrets) =>
-  PgStores.layer({ masterKey: secrets.masterKey }).pipe(
+  PgStores.layer({ masterKey: secrets.masterKey, crossProcess: Option.isSome(config.databaseUrl) }).pipe(
     Layer.provideMerge(
       Option.match(config.databaseUrl, {
         onNone: () => PgStore.layerPglite({ dataDir: path.join(config.dataDir, "pglite") }),
@@ -215,7 +215,7 @@ export const servicesLayer = (config: ServerConfig, secrets: Secrets) =>
   Layer.mergeAll(
     chainLayer(config),
     LocalIdentity.layer({ publicBaseUrl: config.publicBaseUrl }),
-    WebhookTransportLive.layer({ allowPrivate: config.allowPrivateWebhookUrls }),
+    WebhookSenderLive.layer({ allowPrivate: config.allowPrivateWebhookUrls }),
     MailerLive.layer({ smtpUrl: config.smtpUrl, from: mailFrom(config), outboxDir: outboxDir(config) })
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(

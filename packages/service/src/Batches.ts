@@ -21,8 +21,8 @@ import * as Events from "./Events.js"
 import type { EventStore } from "./Events/EventStore.js"
 import type { BatchId } from "@sigil/core/Ids"
 import * as Ids from "@sigil/core/Ids"
-import type { CreateBatchRequest, CredentialInput } from "./Inputs.js"
-import { InvalidInput } from "./Inputs.js"
+import type { CreateBatchRequest, CredentialInput } from "./Inputs/BatchInputs.js"
+import { InvalidInput } from "./Inputs/InputErrors.js"
 import { JobQueue } from "./Pipeline/JobQueue.js"
 import * as Plans from "./Tenants/Plans.js"
 import { Settings } from "./Settings.js"
@@ -32,6 +32,7 @@ import { TenantStore } from "./Tenants/TenantStore.js"
 import { Transactor } from "./Transactor.js"
 import * as Views from "./Views.js"
 import type { WebhookEndpointStore } from "./Webhooks/WebhookEndpointStore.js"
+import * as Jobs from "./Pipeline/Jobs.js"
 
 /**
  * @since 0.1.0
@@ -89,15 +90,6 @@ const storedContent = (input: CredentialInput, salt: string | undefined): JsonOb
   }))
 
 /**
- * Attempts of a pipeline job (signing, anchoring): effectively unbounded, since a failure is an
- * outage to wait out, never a reason to drop a batch (decisions §4).
- *
- * @since 0.1.0
- * @category constants
- */
-export const PIPELINE_MAX_ATTEMPTS = 1_000_000
-
-/**
  * The scope a list cursor belongs to.
  */
 const cursorScope = (status: string | undefined) => `batches:${status ?? "*"}`
@@ -132,7 +124,6 @@ export const create = (
     const settings = yield* Settings
     const tenants = yield* TenantStore
     const store = yield* BatchStore
-    const jobs = yield* JobQueue
     const transactor = yield* Transactor
     const count = request.credentials.length
     const limit = Plans.limits[tenant.plan].credentialsPerMonth
@@ -183,7 +174,7 @@ export const create = (
         now
       })
       // An outage of the vault or the chain must never strand a batch: pipeline jobs retry forever.
-      yield* jobs.enqueue("sign_batch", { batch_id: batchId }, now, { dedupeKey: `sign:${batchId}`, maxAttempts: PIPELINE_MAX_ATTEMPTS })
+      yield* Jobs.enqueue(Jobs.SignBatch.make({ batchId }), now)
     }))
     return Views.batch(settings.publicBaseUrl, batch, undefined)
   })

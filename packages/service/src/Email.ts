@@ -31,12 +31,7 @@ import { Settings, verifyUrl } from "./Settings.js"
 import type { Tenant } from "./Tenants/TenantStore.js"
 import { TenantStore } from "./Tenants/TenantStore.js"
 import { Transactor } from "./Transactor.js"
-
-/**
- * @since 0.1.0
- * @category constants
- */
-export const JOB_KIND = "send_email"
+import * as Jobs from "./Pipeline/Jobs.js"
 
 /**
  * The delays before the 2nd, 3rd, … attempt of a delivery (±10 % jitter): 1 min, 5 min,
@@ -46,15 +41,6 @@ export const JOB_KIND = "send_email"
  * @category constants
  */
 export const DEFAULT_SCHEDULE_MS: ReadonlyArray<number> = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000]
-
-/**
- * The attempts of a `send_email` job. The delivery's own schedule decides when it has failed;
- * this only bounds a job whose handler keeps dying (a defect).
- *
- * @since 0.1.0
- * @category constants
- */
-export const JOB_MAX_ATTEMPTS = 100
 
 /**
  * Queues one message per recipient with an e-mail address when the batch's tenant has
@@ -85,12 +71,9 @@ export const enqueueForBatch = (
         claimedAt: undefined,
         createdAt: now
       }))))
-    const jobs = yield* JobQueue
-    yield* Effect.forEach(recipients, (r) =>
-      jobs.enqueue(JOB_KIND, { credential_id: r.credentialId }, now, {
-        dedupeKey: `email:${r.credentialId}`,
-        maxAttempts: JOB_MAX_ATTEMPTS
-      }), { discard: true })
+    yield* Effect.forEach(recipients, (r) => Jobs.enqueue(Jobs.SendEmail.make({ credentialId: r.credentialId }), now), {
+      discard: true
+    })
     return recipients.length
   })
 

@@ -11,10 +11,11 @@ import type { EventRecord } from "./Events/EventStore.js"
 import { EventStore } from "./Events/EventStore.js"
 import type { TenantId } from "@sigil/core/Ids"
 import * as Ids from "@sigil/core/Ids"
-import type { WebhookEventType } from "./Inputs.js"
+import type { WebhookEventType } from "./Inputs/WebhookInputs.js"
 import { JobQueue } from "./Pipeline/JobQueue.js"
 import type { Environment } from "./Tenants/Plans.js"
 import { WebhookEndpointStore } from "./Webhooks/WebhookEndpointStore.js"
+import * as Jobs from "./Pipeline/Jobs.js"
 
 /**
  * The envelope of issuer-api.md ("Events"): what a webhook receives.
@@ -57,7 +58,6 @@ export const emit = (args: {
 }): Effect.Effect<EventRecord, never, EventStore | WebhookEndpointStore | JobQueue> =>
   Effect.gen(function*() {
     const events = yield* EventStore
-    const jobs = yield* JobQueue
     const subscribers = yield* Effect.flatMap(WebhookEndpointStore, (s) => s.subscribers(args.tenantId, args.environment, args.type))
     const event: EventRecord = {
       id: yield* Ids.make("evt"),
@@ -69,6 +69,6 @@ export const emit = (args: {
     }
     const deliveries = yield* events.append(event, subscribers.map((s) => s.id))
     yield* Effect.forEach(deliveries, (d) =>
-      jobs.enqueue("deliver_webhook", { delivery_id: d.id }, args.now, { dedupeKey: `deliver:${d.id}` }), { discard: true })
+      Jobs.enqueue(Jobs.DeliverWebhook.make({ deliveryId: d.id }), args.now), { discard: true })
     return event
   })

@@ -38,6 +38,42 @@ export const transactionally = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect
   Effect.flatMap(Transactor, (t) => t.withTransaction(effect))
 
 /**
+ * Runs `hook` once the current transaction has committed, and not at all if it rolls back;
+ * outside a transaction, at once. For news of a change that others must not act on before they
+ * can see it (waking the workers for a job just enqueued, telling caches a row changed). A hook
+ * registered inside a savepoint that rolls back while its transaction commits still runs: hooks
+ * announce, they never write, so an extra one costs a wasted look.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const afterCommit = (hook: Effect.Effect<void>): Effect.Effect<void> =>
+  Effect.flatMap(FiberRef.get(commitHooks), (hooks) => (hooks === undefined ? hook : Effect.sync(() => void hooks.push(hook))))
+
+/**
+ * What every `Transactor` adapter wraps its transaction with, so `afterCommit` works the same on
+ * all of them: the outermost transaction collects the hooks and runs them after it commits.
+ *
+ * @since 0.1.0
+ * @category adapters
+ */
+export const withCommitHooks = (
+  transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+): Service["withTransaction"] =>
+<A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(FiberRef.get(commitHooks), (outer) => {
+    if (outer !== undefined) return transaction(effect)
+    const hooks: Array<Effect.Effect<void>> = []
+    return Effect.tap(
+      transaction(Effect.locally(effect, commitHooks, hooks)),
+      () => Effect.forEach(hooks, (hook) => Effect.catchAllCause(hook, (cause) => Effect.logWarning("after-commit hook", cause)), { discard: true })
+    )
+  })
+
+// The hooks of the outermost transaction the current fiber runs in; `undefined` outside one.
+const commitHooks = FiberRef.unsafeMake<Array<Effect.Effect<void>> | undefined>(undefined)
+
+/**
  * The state every memory adapter keeps its tables in, so that one transaction can cover them
  * all. A table is any value the adapter owns; `snapshot` must deep-copy it (tables are plain
  * data: maps, arrays, records, dates, byte arrays).
@@ -99,11 +135,12 @@ export const layerMemory: Layer.Layer<Transactor | MemoryStore> = Layer.effectCo
         )
       })
     const transactor = Transactor.of({
-      withTransaction: (effect) =>
+      withTransaction: withCommitHooks((effect) =>
         Effect.flatMap(
           FiberRef.get(inMemoryTransaction),
           (nested) => nested ? snapshotted(effect) : lock.withPermits(1)(snapshotted(effect))
         )
+      )
     })
     return Context.make(Transactor, transactor).pipe(Context.add(MemoryStore, store))
   })

@@ -12,7 +12,7 @@ import { BatchStore } from "../src/Batches/BatchStore.js"
 import * as Canonicalizer from "@sigil/core/Canonicalizer"
 import { EventStore } from "../src/Events/EventStore.js"
 import type { BatchId } from "@sigil/core/Ids"
-import * as Inputs from "../src/Inputs.js"
+import * as BatchInputs from "../src/Inputs/BatchInputs.js"
 import * as MemoryStores from "../src/MemoryStores.js"
 import * as Settings from "../src/Settings.js"
 import * as BatchSigning from "../src/Batches/BatchSigning.js"
@@ -47,7 +47,7 @@ describe("Anchoring", () => {
       yield* Tenants.createKey(tenant.id, "test", t0)
       const apiKey = (yield* Effect.flatMap(TenantStore, (s) => s.apiKeys(tenant.id)))[0]!
       const principal: Principal = { tenant, apiKey, environment: "test" }
-      const request = yield* Inputs.decodeCreateBatchRequest({
+      const request = yield* BatchInputs.decodeCreateBatchRequest({
         credentials: [{
           recipient: { id: "urn:uuid:7f1c6a9e-3b0d-4e7f-8a2c-5d9e1b4c3a21", name: "Ada" },
           achievement: { name: "A", description: "B" },
@@ -56,14 +56,14 @@ describe("Anchoring", () => {
       })
       const batch = yield* Batches.create(principal, request, t0)
       const id = batch.id as BatchId
-      assert.strictEqual(yield* BatchSigning.signBatch(id, t0), "signed")
+      assert.strictEqual(yield* BatchSigning.sign(id, t0), "signed")
 
-      const early = yield* Effect.flip(BatchAnchoring.anchorBatch(id, new Date(t0.getTime() + HOUR - 1)))
+      const early = yield* Effect.flip(BatchAnchoring.anchor(id, new Date(t0.getTime() + HOUR - 1)))
       assert.strictEqual(early._tag, "AnchorRejected")
       const waiting = Option.getOrThrow(yield* Effect.flatMap(BatchStore, (s) => s.batchById(id)))
       assert.strictEqual(waiting.status, "signed")
 
-      assert.strictEqual(yield* BatchAnchoring.anchorBatch(id, new Date(t0.getTime() + HOUR)), "failed")
+      assert.strictEqual(yield* BatchAnchoring.anchor(id, new Date(t0.getTime() + HOUR)), "failed")
       const failed = Option.getOrThrow(yield* Effect.flatMap(BatchStore, (s) => s.batchById(id)))
       assert.strictEqual(failed.status, "failed")
       assert.strictEqual(failed.error?.code, "anchor_rejected")

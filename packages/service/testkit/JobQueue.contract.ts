@@ -3,12 +3,13 @@
  * kinds of its own, so claims never reach another test's jobs.
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect, type Layer, Option } from "effect"
+import { Duration, Effect, type Layer, Option } from "effect"
 import * as Ids from "@sigil/core/Ids"
 import * as JobQueue from "../src/Pipeline/JobQueue.js"
+import * as Transactor from "../src/Transactor.js"
 import { at, plus, SECOND, unique } from "./fixtures.js"
 
-export const jobQueueContract = <E>(name: string, stores: Layer.Layer<JobQueue.JobQueue, E>): void => {
+export const jobQueueContract = <E>(name: string, stores: Layer.Layer<JobQueue.JobQueue | Transactor.Transactor, E>): void => {
   layer(stores, { excludeTestServices: true, timeout: "60 seconds" })(`JobQueue contract: ${name}`, (it) => {
     const queue = JobQueue.JobQueue
     const t0 = at("2025-03-01T12:00:00.000Z")
@@ -193,6 +194,62 @@ export const jobQueueContract = <E>(name: string, stores: Layer.Layer<JobQueue.J
         assert.strictEqual(dead.status, "dead")
         assert.strictEqual(dead.attempts, 1)
         assert.isString(dead.lastError)
+      }))
+
+    it.effect("tells the earliest due time of its kinds: a queued job's run time, a running job's lease end", () =>
+      Effect.gen(function*() {
+        const q = yield* queue
+        const [a, b] = [unique("confirm_anchor"), unique("deliver_webhook")]
+        assert.isTrue(Option.isNone(yield* q.nextDueAt([a, b])))
+        assert.isTrue(Option.isNone(yield* q.nextDueAt([])))
+        yield* q.enqueue(a, {}, t0, { runAt: plus(t0, 9 * SECOND) })
+        const soon = yield* q.enqueue(b, {}, t0, { runAt: plus(t0, 3 * SECOND) })
+        assert.deepStrictEqual(yield* q.nextDueAt([a, b]), Option.some(plus(t0, 3 * SECOND)))
+        assert.deepStrictEqual(yield* q.nextDueAt([a]), Option.some(plus(t0, 9 * SECOND)))
+        // Claimed: due again when its lease ends (its worker may die).
+        yield* q.claim([b], "w1", plus(t0, 3 * SECOND), LEASE)
+        assert.deepStrictEqual(yield* q.nextDueAt([b]), Option.some(plus(t0, 3 * SECOND + LEASE)))
+        yield* q.complete(soon, "w1", plus(t0, 4 * SECOND))
+        assert.isTrue(Option.isNone(yield* q.nextDueAt([b])), "done jobs are never due")
+      }))
+
+    // Timeouts below bound how long a test waits for a wake-up that must come (generous), or
+    // how long it watches for one that must not come before a commit (short: an early wake-up
+    // is the failure, a slow machine cannot cause it).
+    const woken = (ticket: (timeout: Duration.DurationInput) => Effect.Effect<void>, within: Duration.DurationInput) =>
+      Effect.map(Effect.timeoutOption(ticket(Duration.infinity), within), Option.isSome)
+
+    it.effect("wakes its workers when a job is enqueued, and only once the enqueuing transaction commits", () =>
+      Effect.gen(function*() {
+        const q = yield* queue
+        const kind = unique("sign_batch")
+        const direct = yield* q.wakeup
+        yield* q.enqueue(kind, {}, t0)
+        assert.isTrue(yield* woken(direct, "10 seconds"), "an enqueue outside a transaction wakes at once")
+
+        const committed = yield* q.wakeup
+        yield* Transactor.transactionally(
+          Effect.gen(function*() {
+            yield* q.enqueue(kind, {}, t0)
+            assert.isFalse(yield* woken(committed, "150 millis"), "no wake-up before the commit")
+          })
+        )
+        assert.isTrue(yield* woken(committed, "10 seconds"), "the commit wakes")
+
+        const rolledBack = yield* q.wakeup
+        yield* Effect.either(Transactor.transactionally(Effect.zipRight(q.enqueue(kind, {}, t0), Effect.fail("abort"))))
+        assert.isFalse(yield* woken(rolledBack, "300 millis"), "a rolled-back enqueue wakes no one")
+      }))
+
+    it.effect("wakes its workers when a job is released", () =>
+      Effect.gen(function*() {
+        const q = yield* queue
+        const kind = unique("anchor_batch")
+        const id = yield* q.enqueue(kind, {}, t0)
+        yield* q.claim([kind], "w1", t0, LEASE)
+        const ticket = yield* q.wakeup
+        assert.isTrue(yield* q.release(id, "w1", plus(t0, 10)))
+        assert.isTrue(yield* woken(ticket, "10 seconds"))
       }))
 
     it.effect("counts jobs by status", () =>

@@ -12,12 +12,16 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
 import type { JsonObject } from "@sigil/core/Document"
 import type { JobId } from "@sigil/core/Ids"
 import * as Ids from "@sigil/core/Ids"
+import { PgClient } from "@effect/sql-pg"
 import { DEFAULT_MAX_ATTEMPTS, type Job, JobQueue, type JobStatus } from "@sigil/service/Pipeline/JobQueue"
-import { Effect, Layer, Option } from "effect"
+import * as Wakeups from "@sigil/service/Pipeline/Wakeups"
+import { afterCommit } from "@sigil/service/Transactor"
+import { Duration, Effect, Layer, Option, Schedule, type Scope, Stream } from "effect"
 import { type Count, countOf, jsonText, op, opt } from "./internal/sql.js"
 
 interface Row {
@@ -59,12 +63,56 @@ const toJob = (r: Row): Job => ({
 export const LEASE_EXPIRED_ON_LAST_ATTEMPT = "lease expired on the last attempt"
 
 /**
+ * The channel on which an enqueue tells every process sharing the database that work is there.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const WAKEUP_CHANNEL = "sigil_jobs"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /**
+   * Several processes share the database (Postgres): an enqueue also sends `NOTIFY sigil_jobs`
+   * (inside its transaction, so only at commit) and a dedicated connection `LISTEN`s, waking
+   * this process's workers for jobs enqueued anywhere. Off for PGlite (one process, one
+   * connection): wake-ups stay in the process.
+   */
+  readonly crossProcess: boolean
+}
+
+/**
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<JobQueue["Type"], never, SqlClient.SqlClient> = Effect.map(
-  SqlClient.SqlClient,
-  (sql) => {
+export const makeWith = (options: Options): Effect.Effect<JobQueue["Type"], never, SqlClient.SqlClient | Scope.Scope> =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const signal = Wakeups.make()
+    const pg = options.crossProcess ? yield* Effect.serviceOption(PgClient.PgClient) : Option.none()
+    if (Option.isSome(pg)) {
+      // Every (re)connection wakes the workers too: notifications sent while it was down are lost.
+      yield* pg.value.listen(WAKEUP_CHANNEL).pipe(
+        Stream.runForEach(() => signal.notify),
+        Effect.zipRight(Effect.fail("listen ended")),
+        Effect.tapErrorCause((cause) => Effect.logWarning("job wake-ups: LISTEN lost, reconnecting", cause)),
+        Effect.retry(Schedule.spaced(Duration.seconds(1))),
+        Effect.ignore,
+        Effect.forkScoped
+      )
+    }
+    // A payload of its own: the listening client drops notifications whose payload is empty.
+    const announce = Option.isSome(pg)
+      ? Effect.zipRight(sql`SELECT pg_notify(${WAKEUP_CHANNEL}, 'job')`, afterCommit(signal.notify))
+      : afterCommit(signal.notify)
+    return makeQueue(sql, signal, announce)
+  })
+
+const makeQueue = (sql: SqlClient.SqlClient, signal: Wakeups.WakeSignal, announce: Effect.Effect<void, SqlError>): JobQueue["Type"] =>
+  ((sql) => {
     const LIVE = sql.literal("('queued', 'running')")
 
     const insert = (job: Job) =>
@@ -134,7 +182,10 @@ export const make: Effect.Effect<JobQueue["Type"], never, SqlClient.SqlClient> =
           }
           for (let i = 0; i < 5; i++) {
             const [inserted] = yield* insert(job)
-            if (inserted !== undefined) return inserted.id as JobId
+            if (inserted !== undefined) {
+              yield* announce
+              return inserted.id as JobId
+            }
             const [live] = yield* sql<{ readonly id: string }>`SELECT id FROM jobs
               WHERE dedupe_key = ${job.dedupeKey!} AND status IN ${LIVE}`
             // Finished between the two statements: try the insert again.
@@ -172,7 +223,15 @@ export const make: Effect.Effect<JobQueue["Type"], never, SqlClient.SqlClient> =
           id,
           workerId,
           sql`status = 'queued', attempts = GREATEST(attempts - 1, 0), lease_until = NULL, locked_by = NULL`
-        ).pipe(op("PgJobQueue.release")),
+        ).pipe(Effect.tap((released) => (released ? announce : Effect.void)), op("PgJobQueue.release")),
+      nextDueAt: (kinds) =>
+        (kinds.length === 0
+          ? Effect.succeed(Option.none<Date>())
+          : sql<{ readonly at: Date | null }>`SELECT min(CASE WHEN status = 'queued' THEN run_at ELSE lease_until END) AS at
+              FROM jobs WHERE status IN ${LIVE} AND kind IN ${sql.in(kinds)}`.pipe(
+            Effect.map((rows) => Option.fromNullable(rows[0]?.at ?? null))
+          )).pipe(op("PgJobQueue.nextDueAt")),
+      wakeup: signal.ticket,
       get: (id) =>
         sql<Row>`SELECT * FROM jobs WHERE id = ${id}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toJob)),
@@ -199,11 +258,21 @@ export const make: Effect.Effect<JobQueue["Type"], never, SqlClient.SqlClient> =
           op("PgJobQueue.purgeFinished")
         )
     })
-  }
-)
+  })(sql)
 
 /**
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<JobQueue, never, SqlClient.SqlClient> = Layer.effect(JobQueue, make)
+export const layer: Layer.Layer<JobQueue, never, SqlClient.SqlClient> = Layer.scoped(JobQueue, makeWith({ crossProcess: false }))
+
+/**
+ * With wake-ups across processes (Postgres; see `Options.crossProcess`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerCrossProcess: Layer.Layer<JobQueue, never, SqlClient.SqlClient> = Layer.scoped(
+  JobQueue,
+  makeWith({ crossProcess: true })
+)

@@ -35,10 +35,10 @@ import * as PgIdempotencyStore from "./PgIdempotencyStore.js"
 import * as PgJobQueue from "./PgJobQueue.js"
 import * as PgKeyVault from "./PgKeyVault.js"
 import * as PgRateLimiter from "./PgRateLimiter.js"
-import * as PgStatusListStore from "./PgStatusListStore.js"
+import * as PgStatusSlotStore from "./PgStatusSlotStore.js"
 import * as PgTenantStore from "./PgTenantStore.js"
 import * as PgTransactor from "./PgTransactor.js"
-import * as PgWebhookStore from "./PgWebhookStore.js"
+import * as PgWebhookEndpointStore from "./PgWebhookEndpointStore.js"
 
 /**
  * The ports this package implements.
@@ -71,6 +71,11 @@ export interface Options {
    * 32 bytes, or their hex / base64.
    */
   readonly masterKey: Redacted.Redacted<Uint8Array | string>
+  /**
+   * Several processes share this database (Postgres): job wake-ups cross processes through
+   * `LISTEN/NOTIFY` (`PgJobQueue.layerCrossProcess`). Default off (PGlite, tests).
+   */
+  readonly crossProcess?: boolean | undefined
 }
 
 /**
@@ -85,12 +90,12 @@ export const layer = (options: Options): Layer.Layer<Ports, InvalidMasterKey, Sq
     PgTenantStore.layer,
     PgBatchStore.layer,
     PgEventStore.layer,
-    PgWebhookStore.layer(options),
+    PgWebhookEndpointStore.layer(options),
     PgIdempotencyStore.layer,
     PgRateLimiter.layer,
     PgAuditLog.layer,
-    PgStatusListStore.layer,
-    PgJobQueue.layer,
+    PgStatusSlotStore.layer,
+    options.crossProcess === true ? PgJobQueue.layerCrossProcess : PgJobQueue.layer,
     PgAnchorJournal.layer,
     PgEmailDeliveryStore.layer,
     PgKeyVault.layer(options)

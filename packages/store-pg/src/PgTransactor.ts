@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Transactor } from "@sigil/service/Transactor"
+import { Transactor, withCommitHooks } from "@sigil/service/Transactor"
 import { Effect, Layer } from "effect"
 
 // Tells the caller's own failures apart from the transaction's (BEGIN, COMMIT), which are
@@ -23,11 +23,11 @@ export const make: Effect.Effect<Transactor["Type"], never, SqlClient.SqlClient>
   SqlClient.SqlClient,
   (sql) =>
     Transactor.of({
-      withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      withTransaction: withCommitHooks(<A, E, R>(effect: Effect.Effect<A, E, R>) =>
         sql.withTransaction(Effect.mapError(effect, (e) => new Inner(e))).pipe(
           Effect.catchAll((e): Effect.Effect<never, E> => e instanceof Inner ? Effect.fail(e.error as E) : Effect.die(e)),
           Effect.withSpan("PgTransactor.withTransaction")
-        )
+        ))
     })
 )
 

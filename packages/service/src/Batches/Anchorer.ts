@@ -14,6 +14,7 @@ import * as Chains from "@sigil/core/Chains"
 import type { JournalUnavailable } from "./AnchorJournal.js"
 import type { ChainUnavailable } from "@sigil/core/ChainReader"
 import type { Hash32 } from "@sigil/core/Hex"
+import * as Primitives from "@sigil/core/Primitives"
 import type { BatchId, TenantId } from "@sigil/core/Ids"
 import type { SigningKeyUnavailable } from "../Tenants/KeyVault.js"
 
@@ -133,11 +134,9 @@ export const makeInstant = (options: {
   }
 }
 
-const fakeTxHash = (request: AnchorRequest): Hash32 => {
-  // A deterministic stand-in: the root with its halves swapped, never a real transaction.
-  const hex = request.merkleRoot.slice(2)
-  return `0x${hex.slice(32)}${hex.slice(0, 32)}` as Hash32
-}
+const fakeTxHash = (request: AnchorRequest): Hash32 =>
+  // A deterministic stand-in, one per batch (two batches may share a root), never a real transaction.
+  `0x${Primitives.sha256Utf8Hex(`sigil-instant-anchor:${request.batchId}:${request.merkleRoot}`)}` as Hash32
 
 /**
  * @since 0.1.0

@@ -14,7 +14,6 @@ import { hexToBytes } from "@noble/hashes/utils.js"
 import { type Array as Arr, Effect, Option } from "effect"
 import type { AnchorError, AnchorRejected, AnchorRequest, Status } from "./Anchorer.js"
 import { Anchorer } from "./Anchorer.js"
-import { PIPELINE_MAX_ATTEMPTS } from "../Batches.js"
 import type { BatchRecord } from "./BatchStore.js"
 import { BatchStore } from "./BatchStore.js"
 import * as BatchState from "@sigil/core/BatchState"
@@ -39,6 +38,7 @@ import type { TenantStore } from "../Tenants/TenantStore.js"
 import { Transactor } from "../Transactor.js"
 import * as Views from "../Views.js"
 import type { WebhookEndpointStore } from "../Webhooks/WebhookEndpointStore.js"
+import * as Jobs from "../Pipeline/Jobs.js"
 
 /**
  * What a confirmation check found: still waiting, done, or the batch failed for good.
@@ -83,7 +83,7 @@ const requestFor = (batch: BatchRecord) =>
  * @since 0.1.0
  * @category operations
  */
-export const anchorBatch = (batchId: BatchId, now: Date): Effect.Effect<Outcome, AnchorError, Requirements> =>
+export const anchor = (batchId: BatchId, now: Date): Effect.Effect<Outcome, AnchorError, Requirements> =>
   Effect.gen(function*() {
     const batch = yield* signedBatch(batchId)
     if (Option.isNone(batch)) return "skipped" as const
@@ -93,12 +93,7 @@ export const anchorBatch = (batchId: BatchId, now: Date): Effect.Effect<Outcome,
       Effect.catchTag("AnchorRejected", (e) => rejected(batch.value, e, now))
     )
     if (submitted === "submitted") {
-      yield* Effect.flatMap(JobQueue, (jobs) =>
-        jobs.enqueue("confirm_anchor", { batch_id: batchId }, now, {
-          dedupeKey: `confirm:${batchId}`,
-          // Waiting for confirmations is not failing: a confirmation job may run many times.
-          maxAttempts: PIPELINE_MAX_ATTEMPTS
-        }))
+      yield* Jobs.enqueue(Jobs.ConfirmAnchor.make({ batchId }), now)
     }
     return submitted
   })
@@ -124,7 +119,7 @@ const rejected = (batch: BatchRecord, error: AnchorRejected, now: Date) =>
  * @since 0.1.0
  * @category operations
  */
-export const confirmAnchor = (
+export const confirm = (
   batchId: BatchId,
   now: Date
 ): Effect.Effect<

@@ -11,7 +11,7 @@
  */
 import { Effect, Option } from "effect"
 import { BatchStore } from "./BatchStore.js"
-import { PIPELINE_MAX_ATTEMPTS, type StoredContent } from "../Batches.js"
+import type { StoredContent } from "../Batches.js"
 import * as BatchState from "@sigil/core/BatchState"
 import * as Canonicalizer from "@sigil/core/Canonicalizer"
 import * as CredentialState from "@sigil/core/CredentialState"
@@ -28,6 +28,7 @@ import { TenantStore } from "../Tenants/TenantStore.js"
 import * as TenantDid from "@sigil/core/TenantDid"
 import { Transactor } from "../Transactor.js"
 import type { WebhookEndpointStore } from "../Webhooks/WebhookEndpointStore.js"
+import * as Jobs from "../Pipeline/Jobs.js"
 
 /**
  * @since 0.1.0
@@ -41,7 +42,7 @@ export type Outcome = "signed" | "skipped"
  * @since 0.1.0
  * @category operations
  */
-export const signBatch = (
+export const sign = (
   batchId: BatchId,
   now: Date
 ): Effect.Effect<
@@ -112,11 +113,7 @@ export const signBatch = (
           data: { batch_id: batchId, merkle_root: signed.merkleRoot, signed_at: now.toISOString() },
           now
         })
-        yield* Effect.flatMap(JobQueue, (jobs) =>
-          jobs.enqueue("anchor_batch", { batch_id: batchId }, now, {
-            dedupeKey: `anchor:${batchId}`,
-            maxAttempts: PIPELINE_MAX_ATTEMPTS
-          }))
+        yield* Jobs.enqueue(Jobs.AnchorBatch.make({ batchId }), now)
         return "signed" as const
       })))
   })

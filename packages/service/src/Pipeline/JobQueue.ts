@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, Layer, type Option } from "effect"
+import { Context, type Duration, type Effect, Layer, type Option } from "effect"
 import type { JsonObject } from "@sigil/core/Document"
 import type { JobId } from "@sigil/core/Ids"
 import * as internal from "../internal/memory/jobQueue.js"
@@ -95,6 +95,17 @@ export interface Service {
   readonly kill: (id: JobId, workerId: string, error: string) => Effect.Effect<boolean>
   /** Releases the lease of a job this worker holds, without counting the attempt (graceful shutdown). */
   readonly release: (id: JobId, workerId: string, now: Date) => Effect.Effect<boolean>
+  /**
+   * The earliest time a job of these kinds can be claimed: a queued job's `runAt`, or a running
+   * job's lease end (its worker may have died); none when no such job is queued or running.
+   */
+  readonly nextDueAt: (kinds: ReadonlyArray<JobKind>) => Effect.Effect<Option.Option<Date>>
+  /**
+   * A ticket for the next wake-up — a job enqueued (once its transaction commits) or released, in
+   * this process or, on Postgres, in any process sharing the database. Take it before looking for
+   * work; waiting on it returns at that wake-up or after the timeout, whichever comes first.
+   */
+  readonly wakeup: Effect.Effect<(timeout: Duration.DurationInput) => Effect.Effect<void>>
   readonly get: (id: JobId) => Effect.Effect<Option.Option<Job>>
   readonly counts: () => Effect.Effect<Readonly<Record<JobStatus, number>>>
   /**

@@ -20,7 +20,10 @@ import * as JobQueue from "./JobQueue.js"
  * @since 0.1.0
  * @category models
  */
-export type Result = { readonly _tag: "Done" } | { readonly _tag: "Again"; readonly at: Date; readonly reason: string }
+export type Result =
+  | { readonly _tag: "Done" }
+  | { readonly _tag: "Again"; readonly at: Date; readonly reason: string }
+  | { readonly _tag: "Dead"; readonly reason: string }
 
 /**
  * @since 0.1.0
@@ -33,6 +36,14 @@ export const done: Result = { _tag: "Done" }
  * @category constructors
  */
 export const again = (at: Date, reason: string): Result => ({ _tag: "Again", at, reason })
+
+/**
+ * The job can never succeed (a payload that does not decode): dead at once, with the reason.
+ *
+ * @since 0.1.0
+ * @category results
+ */
+export const dead = (reason: string): Result => ({ _tag: "Dead", reason })
 
 /**
  * A handler: typed failures are transient (retried with backoff until the job's attempts are
@@ -68,7 +79,7 @@ export interface Options<H extends Handlers> {
   readonly handlers: H
   /** How long a claim lasts without a heartbeat. */
   readonly lease: Duration.DurationInput
-  /** How long to wait when no job is due. */
+  /** The longest a loop sleeps with no job due and no wake-up (the safety net for a lost wake-up). */
   readonly idle: Duration.DurationInput
   /** Jobs run at once by this runner. */
   readonly concurrency: number
@@ -113,7 +124,10 @@ export const runOne = <H extends Handlers>(
     if (outcome._tag === "Success") {
       const result = outcome.value
       if (result._tag === "Done") yield* queue.complete(job.id, options.workerId, at)
-      else yield* queue.retry(job.id, options.workerId, result.reason, result.at)
+      else if (result._tag === "Dead") {
+        yield* Effect.logError(`job ${job.id} (${job.kind}) is dead: ${result.reason}`)
+        yield* queue.kill(job.id, options.workerId, result.reason)
+      } else yield* queue.retry(job.id, options.workerId, result.reason, result.at)
       return true
     }
     if (Cause.isInterruptedOnly(outcome.cause)) {
@@ -133,19 +147,41 @@ export const runOne = <H extends Handlers>(
   })
 
 /**
- * Runs jobs forever: `concurrency` loops, each claiming the next due job or waiting `idle`.
+ * Runs jobs forever: `concurrency` loops, each claiming the next due job. With none due, a loop
+ * sleeps until the queue wakes it (a job enqueued or released, here or in another process), the
+ * earliest known due time (a retry, a re-check, a lease that may expire), or at most `idle` —
+ * the safety net should a wake-up be lost. An idle server so makes a couple of queries per loop
+ * per `idle`, instead of one per loop every few hundred milliseconds.
  *
  * @since 0.1.0
  * @category running
  */
 export const run = <H extends Handlers>(options: Options<H>): Effect.Effect<never, never, JobQueue.JobQueue | Requirements<H>> =>
-  Effect.forEach(
-    Array.from({ length: options.concurrency }, (_, i) => i),
-    (i) =>
-      runOne({ ...options, workerId: `${options.workerId}/${i}` }).pipe(
-        Effect.flatMap((ran) => (ran ? Effect.void : Effect.sleep(options.idle))),
-        Effect.catchAllCause((cause) => Effect.zipRight(Effect.logError("job runner loop", cause), Effect.sleep(options.idle))),
-        Effect.forever
-      ),
-    { concurrency: "unbounded", discard: true }
-  ).pipe(Effect.zipRight(Effect.never))
+  Effect.flatMap(JobQueue.JobQueue, (queue) => {
+    const idleMs = Duration.toMillis(options.idle)
+    const kinds: ReadonlyArray<JobKind> = Object.keys(options.handlers)
+    const loop = (workerId: string) =>
+      Effect.gen(function*() {
+        const wake = yield* queue.wakeup
+        if (yield* runOne({ ...options, workerId })) return
+        const now = yield* Clock.currentTimeMillis
+        const due = yield* queue.nextDueAt(kinds)
+        // A job already due that this loop could not claim is being claimed by another: look again soon.
+        const waitMs = Option.match(due, {
+          onNone: () => idleMs,
+          onSome: (at) => Math.min(idleMs, Math.max(MIN_WAIT_MS, at.getTime() - now))
+        })
+        yield* wake(Duration.millis(waitMs))
+      })
+    return Effect.forEach(
+      Array.from({ length: options.concurrency }, (_, i) => i),
+      (i) =>
+        loop(`${options.workerId}/${i}`).pipe(
+          Effect.catchAllCause((cause) => Effect.zipRight(Effect.logError("job runner loop", cause), Effect.sleep(options.idle))),
+          Effect.forever
+        ),
+      { concurrency: "unbounded", discard: true }
+    ).pipe(Effect.zipRight(Effect.never))
+  })
+
+const MIN_WAIT_MS = 25

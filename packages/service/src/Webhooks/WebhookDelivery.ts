@@ -20,6 +20,7 @@ import { JobQueue } from "../Pipeline/JobQueue.js"
 import * as WebhookSignature from "./WebhookSignature.js"
 import { WebhookEndpointStore } from "./WebhookEndpointStore.js"
 import { WebhookSender } from "./WebhookSender.js"
+import * as Jobs from "../Pipeline/Jobs.js"
 
 /**
  * The default delays before the 2nd, 3rd, … attempt.
@@ -125,10 +126,9 @@ export const deliver = (
     }
     const next = new Date(now.getTime() + Math.round(delay * (0.9 + 0.2 * options.random)))
     yield* events.recordAttempt(id, { at: now, statusCode: status, error, status: "pending", nextAttemptAt: next })
-    yield* Effect.flatMap(JobQueue, (jobs) =>
-      jobs.enqueue("deliver_webhook", { delivery_id: id }, now, {
-        runAt: next,
-        dedupeKey: `deliver:${id}:${delivery.value.attempts + 1}`
-      }))
+    yield* Jobs.enqueue(Jobs.DeliverWebhook.make({ deliveryId: id }), now, {
+      runAt: next,
+      dedupeKey: `deliver:${id}:${delivery.value.attempts + 1}`
+    })
     return "retrying" as const
   })

@@ -5,18 +5,17 @@
  */
 import { Effect, Layer, Redacted } from "effect"
 import * as Anchorer from "../../src/Batches/Anchorer.js"
-import * as BatchAnchoring from "../../src/Batches/BatchAnchoring.js"
 import * as Canonicalizer from "@sigil/core/Canonicalizer"
 import * as ChainReader from "@sigil/core/ChainReader"
 import * as Chains from "@sigil/core/Chains"
-import type { BatchId, DeliveryId } from "@sigil/core/Ids"
+import * as Pipeline from "../../src/Pipeline.js"
 import * as JobRunner from "../../src/Pipeline/JobRunner.js"
+import * as Jobs from "../../src/Pipeline/Jobs.js"
 import * as LocalIdentity from "../../src/Tenants/LocalIdentity.js"
 import { KeyVault, activeKey } from "../../src/Tenants/KeyVault.js"
 import * as Keys from "@sigil/core/Keys"
 import * as MemoryStores from "../../src/MemoryStores.js"
 import * as Settings from "../../src/Settings.js"
-import * as BatchSigning from "../../src/Batches/BatchSigning.js"
 import * as WebhookDelivery from "../../src/Webhooks/WebhookDelivery.js"
 import * as WebhookSender from "../../src/Webhooks/WebhookSender.js"
 
@@ -72,20 +71,19 @@ export const makePipeline = () => {
   const layer = Layer.mergeAll(instantChain(chain), LocalIdentity.layer({ publicBaseUrl: PUBLIC_BASE_URL })).pipe(
     Layer.provideMerge(base)
   )
-  const handlers = {
-    sign_batch: (job: { payload: { readonly [k: string]: unknown } }, now: Date) =>
-      Effect.as(BatchSigning.signBatch(job.payload.batch_id as BatchId, now), JobRunner.done),
-    anchor_batch: (job: { payload: { readonly [k: string]: unknown } }, now: Date) =>
-      Effect.as(BatchAnchoring.anchorBatch(job.payload.batch_id as BatchId, now), JobRunner.done),
-    confirm_anchor: (job: { payload: { readonly [k: string]: unknown } }, now: Date) =>
-      Effect.map(BatchAnchoring.confirmAnchor(job.payload.batch_id as BatchId, now), (outcome) =>
-        outcome === "pending" ? JobRunner.again(new Date(now.getTime() + 1000), "waiting for confirmations") : JobRunner.done),
-    deliver_webhook: (job: { payload: { readonly [k: string]: unknown } }, now: Date) =>
-      Effect.as(
-        WebhookDelivery.deliver(job.payload.delivery_id as DeliveryId, now, { schedule: [0, 0, 0], random: 0.5 }),
-        JobRunner.done
-      )
-  }
+  // The pipeline's own handlers, but e-mail (this world has no mailer): the rest run as in the server.
+  const all = Pipeline.handlers({
+    confirmEvery: "1 second",
+    webhookSchedule: [0, 0, 0],
+    mail: { schedule: [0], tokenTtlMs: 86_400_000, renderHtml: () => "" }
+  })
+  const handlers = Pipeline.runnerHandlers({
+    SignBatch: all.SignBatch,
+    AnchorBatch: all.AnchorBatch,
+    ConfirmAnchor: all.ConfirmAnchor,
+    DeliverWebhook: (job: Jobs.JobOf<"DeliverWebhook">, now: Date) =>
+      Effect.as(WebhookDelivery.deliver(job.deliveryId, now, { schedule: [0, 0, 0], random: 0.5 }), JobRunner.done)
+  })
   /** Runs every due job until none is left. */
   const drain = Effect.gen(function*() {
     let ran = 0

@@ -7,8 +7,19 @@ import { Effect, Option } from "effect"
 import type { JobId } from "@sigil/core/Ids"
 import * as Ids from "@sigil/core/Ids"
 import type { Job, JobStatus, Service } from "../../Pipeline/JobQueue.js"
-import { MemoryStore } from "../../Transactor.js"
+import { afterCommit, MemoryStore } from "../../Transactor.js"
+import * as Wakeups from "../../Pipeline/Wakeups.js"
 import { ascending, copy, json, locked, tables } from "./store.js"
+
+// One wake-up per memory store (kept outside the tables, which transactions copy).
+const signals = new WeakMap<object, Wakeups.WakeSignal>()
+const signalOf = (store: object) => {
+  const existing = signals.get(store)
+  if (existing !== undefined) return existing
+  const signal = Wakeups.make()
+  signals.set(store, signal)
+  return signal
+}
 
 /** @internal */
 export const LEASE_EXPIRED_ON_LAST_ATTEMPT = "lease expired on the last attempt"
@@ -30,9 +41,10 @@ export const make = (defaultMaxAttempts: number): Effect.Effect<Service, never, 
       return true
     }
 
+    const signal = signalOf(store)
     return {
       enqueue: (kind, payload, now, options) =>
-        locked(store, () => {
+        Effect.tap(locked(store, () => {
           const dedupeKey = options?.dedupeKey
           if (dedupeKey !== undefined) {
             for (const job of jobs.values()) {
@@ -55,7 +67,7 @@ export const make = (defaultMaxAttempts: number): Effect.Effect<Service, never, 
           }
           jobs.set(job.id, job)
           return job.id
-        }),
+        }), () => afterCommit(signal.notify)),
       claim: (kinds, workerId, now, leaseMs) =>
         locked(store, () => {
           const t = now.getTime()
@@ -110,10 +122,21 @@ export const make = (defaultMaxAttempts: number): Effect.Effect<Service, never, 
           return job !== undefined && settle(job, { status: "dead", lastError: error })
         }),
       release: (id, workerId) =>
-        locked(store, () => {
+        Effect.tap(locked(store, () => {
           const job = held(id, workerId)
           return job !== undefined && settle(job, { status: "queued", attempts: Math.max(0, job.attempts - 1) })
+        }), (released) => (released ? afterCommit(signal.notify) : Effect.void)),
+      nextDueAt: (kinds) =>
+        locked(store, () => {
+          let next: number | undefined
+          for (const job of jobs.values()) {
+            if (!kinds.includes(job.kind)) continue
+            const at = job.status === "queued" ? job.runAt : job.status === "running" ? job.leaseUntil : undefined
+            if (at !== undefined && (next === undefined || at.getTime() < next)) next = at.getTime()
+          }
+          return next === undefined ? Option.none() : Option.some(new Date(next))
         }),
+      wakeup: signal.ticket,
       get: (id) => locked(store, () => Option.map(Option.fromNullable(jobs.get(id)), copy)),
       counts: () =>
         locked(store, () => {

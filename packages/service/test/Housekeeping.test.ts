@@ -3,13 +3,18 @@
  * the finished-jobs purge keeps the queue's table from growing forever.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { JobQueue } from "@sigil/service/Pipeline/JobQueue"
-import * as MemoryStores from "@sigil/service/MemoryStores"
 import { Effect, Option } from "effect"
-import * as Workers from "../src/Workers.js"
+import * as MemoryStores from "../src/MemoryStores.js"
+import * as Pipeline from "../src/Pipeline.js"
+import { JobQueue } from "../src/Pipeline/JobQueue.js"
+import * as Jobs from "../src/Pipeline/Jobs.js"
 
 const DAY = 86_400_000
-const handlers = Workers.handlers({ confirmEvery: "5 seconds", webhookSchedule: [0], mail: { schedule: [0], tokenTtlMs: DAY } })
+const handlers = Pipeline.handlers({
+  confirmEvery: "5 seconds",
+  webhookSchedule: [0],
+  mail: { schedule: [0], tokenTtlMs: DAY, renderHtml: () => "" }
+})
 
 // Runs one job of `kind` to the end through the queue, as a worker would.
 const finish = (kind: string, at: Date, status: "done" | "dead") =>
@@ -25,8 +30,8 @@ describe("housekeeping", () => {
   it.effect("schedules each recurring job once, however often the server starts", () =>
     Effect.gen(function*() {
       const q = yield* JobQueue
-      yield* Workers.scheduleHousekeeping
-      yield* Workers.scheduleHousekeeping
+      yield* Pipeline.scheduleHousekeeping
+      yield* Pipeline.scheduleHousekeeping
       const kinds = ["purge_audit", "purge_idempotency", "purge_claim_tokens", "purge_jobs"]
       for (const kind of kinds) {
         assert.isTrue(Option.isSome(yield* q.claim([kind], "w", new Date(), 30_000)), kind)
@@ -39,14 +44,13 @@ describe("housekeeping", () => {
       const q = yield* JobQueue
       const now = new Date("2026-06-01T00:00:00Z")
       const daysAgo = (n: number) => new Date(now.getTime() - n * DAY)
-      const oldDone = yield* finish("sign_batch", daysAgo(Workers.DONE_JOB_RETENTION_DAYS + 1), "done")
-      const recentDone = yield* finish("sign_batch", daysAgo(Workers.DONE_JOB_RETENTION_DAYS - 1), "done")
-      const oldDead = yield* finish("anchor_batch", daysAgo(Workers.DEAD_JOB_RETENTION_DAYS + 1), "dead")
-      const recentDead = yield* finish("anchor_batch", daysAgo(Workers.DONE_JOB_RETENTION_DAYS + 1), "dead")
+      const oldDone = yield* finish("sign_batch", daysAgo(Pipeline.DONE_JOB_RETENTION_DAYS + 1), "done")
+      const recentDone = yield* finish("sign_batch", daysAgo(Pipeline.DONE_JOB_RETENTION_DAYS - 1), "done")
+      const oldDead = yield* finish("anchor_batch", daysAgo(Pipeline.DEAD_JOB_RETENTION_DAYS + 1), "dead")
+      const recentDead = yield* finish("anchor_batch", daysAgo(Pipeline.DONE_JOB_RETENTION_DAYS + 1), "dead")
       const waiting = yield* q.enqueue("deliver_webhook", {}, daysAgo(365))
 
-      const job = Option.getOrThrow(yield* q.get(yield* q.enqueue("purge_jobs", {}, now)))
-      const result = yield* handlers.purge_jobs(job, now)
+      const result = yield* handlers.PurgeJobs(Jobs.PurgeJobs.make({}), now)
 
       assert.deepStrictEqual(result, { _tag: "Again", at: new Date(now.getTime() + DAY), reason: "daily" })
       assert.isTrue(Option.isNone(yield* q.get(oldDone)))
