@@ -2,7 +2,8 @@
  * The public documents a verifier fetches, outside `/v1` and without an API key: each tenant's
  * DID document and Blockcerts issuer profile (decisions §3), its signed status lists
  * (decisions §1), and the embedded devnet's JSON-RPC (decisions §7). They are served with
- * `Access-Control-Allow-Origin: *` so verifiers in browsers can read them.
+ * `Access-Control-Allow-Origin: *` so verifiers in browsers can read them, with an ETag and a
+ * freshness (`HttpCaching`): a verifier that asks again gets an empty 304.
  *
  * @since 0.1.0
  */
@@ -16,11 +17,16 @@ import type { StatusSlotStore } from "@sigil/service/Credentials/StatusSlotStore
 import * as StatusListPublisher from "@sigil/service/Credentials/StatusListPublisher"
 import type { TenantStore } from "@sigil/service/Tenants/TenantStore"
 import { Effect, Layer, Option } from "effect"
+import * as HttpCaching from "./HttpCaching.js"
 
 const cors = { "access-control-allow-origin": "*", "cache-control": "no-cache" }
 
 const json = (body: unknown, contentType = "application/json") =>
   HttpServerResponse.unsafeJson(body, { headers: { ...cors, "content-type": contentType } })
+
+/** A public document with its ETag and freshness: 304 when the caller holds this version. */
+const document = (body: unknown, maxAgeSeconds: number, contentType = "application/json") =>
+  HttpCaching.respond(JSON.stringify(body), { contentType, maxAgeSeconds, headers: { "access-control-allow-origin": "*" } })
 
 const notFound = (what: string) =>
   HttpServerResponse.unsafeJson(
@@ -34,7 +40,9 @@ const notFound = (what: string) =>
  * @since 0.1.0
  * @category layers
  */
-export const identity: Layer.Layer<never, never, TenantStore | KeyVault | StatusSlotStore | Settings | Canonicalizer.Canonicalizer> =
+export const identity = (
+  freshness: HttpCaching.Freshness = HttpCaching.DEFAULT_FRESHNESS
+): Layer.Layer<never, never, TenantStore | KeyVault | StatusSlotStore | Settings | Canonicalizer.Canonicalizer> =>
   HttpApiBuilder.Router.use((router) =>
     Effect.gen(function*() {
       const context = yield* Effect.context<TenantStore | KeyVault | StatusSlotStore | Settings | Canonicalizer.Canonicalizer>()
@@ -45,14 +53,17 @@ export const identity: Layer.Layer<never, never, TenantStore | KeyVault | Status
       }).pipe(Effect.provide(context))
       yield* router.get(
         "/tenants/:suffix/did.json",
-        Effect.map(documents, Option.match({
-          onNone: () => notFound("DID document"),
-          onSome: (d) => json(d.didDocument, "application/did+ld+json")
+        Effect.flatMap(documents, Option.match({
+          onNone: () => Effect.succeed(notFound("DID document")),
+          onSome: (d) => document(d.didDocument, freshness.identitySeconds, "application/did+ld+json")
         }))
       )
       yield* router.get(
         "/tenants/:suffix/profile.json",
-        Effect.map(documents, Option.match({ onNone: () => notFound("issuer profile"), onSome: (d) => json(d.profile) }))
+        Effect.flatMap(documents, Option.match({
+          onNone: () => Effect.succeed(notFound("issuer profile")),
+          onSome: (d) => document(d.profile, freshness.identitySeconds)
+        }))
       )
       yield* router.get(
         "/tenants/:suffix/status/:listId",
@@ -65,7 +76,10 @@ export const identity: Layer.Layer<never, never, TenantStore | KeyVault | Status
             Effect.orDie,
             Effect.provide(context)
           )
-          return Option.match(list, { onNone: () => notFound("status list"), onSome: (doc) => json(doc) })
+          return yield* Option.match(list, {
+            onNone: () => Effect.succeed(notFound("status list")),
+            onSome: (doc) => document(doc, freshness.statusListSeconds)
+          })
         })
       )
     })

@@ -167,10 +167,11 @@ export const httpLayer = (config: ServerConfig, secrets: Secrets) => {
         onNone: () => ({}),
         onSome: (limit) => ({ rateLimitPolicy: () => ({ limit, windowSeconds: 60 }) })
       })),
-      PublicRoutes.identity,
+      PublicRoutes.identity(config.freshness),
       devnetRoute,
       VerifyPage.layer({
         publicBaseUrl: config.publicBaseUrl,
+        credentialMaxAgeSeconds: config.freshness.credentialSeconds,
         rpc: VerifyPage.browserRpc({ publicBaseUrl: config.publicBaseUrl, devnet: usesDevnet(config), ...config.browserRpc })
       }).pipe(Layer.provide(BrowserBundle.layer))
     )),

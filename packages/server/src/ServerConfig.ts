@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as HttpCaching from "./HttpCaching.js"
 import { Config, ConfigError, type Effect, Either, Option, Redacted } from "effect"
 
 /**
@@ -61,6 +62,12 @@ export interface ServerConfig {
   readonly mailRetrySchedule: Option.Option<ReadonlyArray<number>>
   /** How long a claim link works (`SIGIL_CLAIM_LINK_TTL`, default `30d`; shorter only for tests). */
   readonly claimLinkTtlMs: Option.Option<number>
+  /**
+   * How long third parties may cache the public documents (`SIGIL_STATUS_LIST_MAX_AGE`, default
+   * `5m`: the longest a caching verifier may miss a revocation; `SIGIL_IDENTITY_MAX_AGE`, `5m`;
+   * `SIGIL_CREDENTIAL_MAX_AGE`, `1m`), in seconds.
+   */
+  readonly freshness: HttpCaching.Freshness
 }
 
 /**
@@ -98,6 +105,18 @@ const duration = (name: string, example: string): Config.Config<number> =>
       const ms = durationMs(text)
       return ms === undefined ? Either.left(ConfigError.InvalidData([name], `expected a duration such as ${example}`)) : Either.right(ms)
     })
+  )
+
+// A cache lifetime: a duration (`5m`, `0` to make every cache ask again each time), in whole seconds.
+const seconds = (name: string, fallbackSeconds: number): Config.Config<number> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      const ms = text.trim() === "0" ? 0 : durationMs(text)
+      return ms === undefined || ms > 7 * 86_400_000
+        ? Either.left(ConfigError.InvalidData([name], "expected a duration of at most 7d such as 5m, or 0"))
+        : Either.right(Math.floor(ms / 1000))
+    }),
+    Config.withDefault(fallbackSeconds)
   )
 
 // local@domain, nothing that needs quoting: the address goes into the From header as it is.
@@ -176,7 +195,12 @@ export const config: Config.Config<ServerConfig> = Config.map(Config.all({
     Config.validate({ message: "expected an e-mail address such as no-reply@sigil.example", validation: (s) => EMAIL_ADDRESS.test(s) })
   )),
   mailRetrySchedule: Config.option(scheduleOf("SIGIL_MAIL_RETRY_SCHEDULE")),
-  claimLinkTtlMs: Config.option(duration("SIGIL_CLAIM_LINK_TTL", "30d"))
+  claimLinkTtlMs: Config.option(duration("SIGIL_CLAIM_LINK_TTL", "30d")),
+  freshness: Config.all({
+    statusListSeconds: seconds("SIGIL_STATUS_LIST_MAX_AGE", HttpCaching.DEFAULT_FRESHNESS.statusListSeconds),
+    identitySeconds: seconds("SIGIL_IDENTITY_MAX_AGE", HttpCaching.DEFAULT_FRESHNESS.identitySeconds),
+    credentialSeconds: seconds("SIGIL_CREDENTIAL_MAX_AGE", HttpCaching.DEFAULT_FRESHNESS.credentialSeconds)
+  })
 }), (settings) => ({
   ...settings,
   // decisions §5: the development start allows private webhook URLs. A run that is wholly

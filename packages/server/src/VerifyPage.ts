@@ -31,6 +31,7 @@ import * as Settings from "@sigil/service/Settings"
 import * as TenantStore from "@sigil/service/Tenants/TenantStore"
 import * as Verifier from "@sigil/core/Verifier"
 import { Effect, Layer, Option, Schema } from "effect"
+import * as HttpCaching from "./HttpCaching.js"
 import { createHash } from "node:crypto"
 import QRCode from "qrcode"
 import { BrowserBundle } from "./BrowserBundle.js"
@@ -47,6 +48,8 @@ export interface Options {
   readonly publicBaseUrl: string
   /** The JSON-RPC endpoint browsers read each EVM chain from, by chain id. */
   readonly rpc: PageConfig["rpc"]
+  /** How long third parties may cache a credential's public JSON (default `HttpCaching.DEFAULT_FRESHNESS`). */
+  readonly credentialMaxAgeSeconds?: number | undefined
 }
 
 /**
@@ -411,14 +414,22 @@ export const layer = (options: Options): Layer.Layer<never, never, Requirements>
             ? (found.value.erased ? undefined : found.value.document)
             : publicDocument(found.value)
           if (document === undefined) return jsonNotFound()
+          if (claimToken === undefined) {
+            // The public copy: an ETag (it changes on erasure and once anchored) and a freshness.
+            return yield* HttpCaching.respond(JSON.stringify(document, null, 2), {
+              contentType: "application/ld+json",
+              maxAgeSeconds: options.credentialMaxAgeSeconds ?? HttpCaching.DEFAULT_FRESHNESS.credentialSeconds,
+              headers: { "content-disposition": `attachment; filename="${id}.json"`, "access-control-allow-origin": "*" }
+            })
+          }
           return HttpServerResponse.text(JSON.stringify(document, null, 2), {
             contentType: "application/ld+json",
             headers: {
               "content-disposition": `attachment; filename="${id}.json"`,
               "x-content-type-options": "nosniff",
-              ...(claimToken === undefined
-                ? { "access-control-allow-origin": "*", "cache-control": "no-cache" }
-                : { "cache-control": "no-store", "referrer-policy": "no-referrer", "x-robots-tag": "noindex" })
+              "cache-control": "no-store",
+              "referrer-policy": "no-referrer",
+              "x-robots-tag": "noindex"
             }
           })
         })

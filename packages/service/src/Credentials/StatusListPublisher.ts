@@ -2,9 +2,11 @@
  * Publishing a tenant's revocation status lists (decisions §1): the `StatusList2021Credential`
  * at `/tenants/<suffix>/status/<listId>`, signed eddsa-rdfc-2022 by the tenant's Ed25519 key.
  *
- * The credential is signed when it is read, from the list's bits and the time they last
- * changed: Ed25519 and canonicalization are deterministic, so the same bits give the same
- * document, and a revocation is public the moment its bit is stored.
+ * The credential is signed from the list's bits and the time they last changed: Ed25519 and
+ * canonicalization are deterministic, so the same bits give the same document (every process
+ * serves the same bytes, hence the same ETag), and a revocation is public the moment its bit is
+ * stored. Each read still reads the bits, but signs only when they (or the signing key) changed
+ * since the last read: the signed document is remembered per list and version.
  *
  * @since 0.1.0
  */
@@ -12,6 +14,8 @@ import { Effect, Option } from "effect"
 import * as Canonicalizer from "@sigil/core/Canonicalizer"
 import type { JsonObject } from "@sigil/core/Document"
 import * as Eddsa from "@sigil/core/EddsaRdfc2022"
+import * as Primitives from "@sigil/core/Primitives"
+import { bytesToHex } from "@noble/hashes/utils.js"
 import type { TenantId } from "@sigil/core/Ids"
 import * as Issuers from "../Tenants/Issuers.js"
 import { KeyVault, type SigningKeyUnavailable } from "../Tenants/KeyVault.js"
@@ -54,6 +58,11 @@ export const credential = (
     const keys = yield* vault.keys(tenantId)
     const signingKey = keys.filter((k) => k.kind === "ed25519" && k.revokedAt === undefined).at(-1)
     if (signingKey === undefined) return yield* new Issuers.NoActiveKey({ tenantId, kind: "ed25519" })
+    const key = `${settings.publicBaseUrl}|${tenantId}|${listId}`
+    // The bits themselves are part of the version: two changes may share a millisecond.
+    const version = `${list.value.updatedAt.getTime()}|${signingKey.keyId}|${bytesToHex(Primitives.sha256(list.value.bits))}`
+    const remembered = signed.get(key)
+    if (remembered !== undefined && remembered.version === version) return Option.some(remembered.document)
     const issued = iso(list.value.updatedAt)
     const unsigned = StatusList.credential({
       id: url(settings.publicBaseUrl, tenantId, listId),
@@ -71,5 +80,17 @@ export const credential = (
       optionsHash: yield* Eddsa.optionsHash(unsigned["@context"], options),
       sign: (message) => vault.signEd25519(signingKey.keyId, message).pipe(Effect.catchTag("KeyNotFound", Effect.die))
     })
-    return Option.some({ ...unsigned, proof })
+    const document: JsonObject = { ...unsigned, proof }
+    remember(key, { version, document })
+    return Option.some(document)
   })
+
+// The last signed document of each list, by version (its bits, their change time, the signing key). A
+// bounded map, oldest out first: a list not read for a while is signed again when it is.
+const MAX_REMEMBERED_LISTS = 4_096
+const signed = new Map<string, { readonly version: string; readonly document: JsonObject }>()
+const remember = (key: string, entry: { readonly version: string; readonly document: JsonObject }) => {
+  signed.delete(key)
+  signed.set(key, entry)
+  if (signed.size > MAX_REMEMBERED_LISTS) signed.delete(signed.keys().next().value!)
+}
