@@ -11,13 +11,10 @@
  *
  * Run: `npm run bench -- http`.
  */
-import { spawn } from "node:child_process"
 import { rmSync } from "node:fs"
-import { Agent, request } from "node:http"
-import { performance } from "node:perf_hooks"
-import { batchOf, demoKey, eventually, freePort, newDataDir, start } from "../testkit/process.js"
-
-const CONNECTIONS = 50
+import { Agent } from "node:http"
+import { batchOf, demoKey, newDataDir, start } from "../testkit/process.js"
+import { bareCeiling, call, CONNECTIONS, fmt, load as loadFor, percentile } from "./support/load.js"
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000)
 const POSTS = Number(process.env.BENCH_POSTS ?? 12)
 
@@ -44,48 +41,9 @@ const diplomaBatch = (n: number) => ({
   }))
 })
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
-
-/** One keep-alive request; resolves with its latency in ms and the status. */
-const call = (agent: Agent, url: URL, options: { method: string; headers?: Record<string, string>; body?: string }) =>
-  new Promise<{ ms: number; status: number }>((resolve, reject) => {
-    const started = performance.now()
-    const req = request(url, { agent, method: options.method, headers: options.headers ?? {} }, (res) => {
-      res.resume()
-      res.on("end", () => resolve({ ms: performance.now() - started, status: res.statusCode ?? 0 }))
-    })
-    req.on("error", reject)
-    req.end(options.body)
-  })
-
-/** `CONNECTIONS` loops hitting one URL for `DURATION_MS`. */
-const load = async (url: string, headers: Record<string, string> = {}) => {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS })
-  const target = new URL(url)
-  const latencies: Array<number> = []
-  const statuses = new Map<number, number>()
-  const deadline = performance.now() + DURATION_MS
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (performance.now() < deadline) {
-      const { ms, status } = await call(agent, target, { method: "GET", headers })
-      latencies.push(ms)
-      statuses.set(status, (statuses.get(status) ?? 0) + 1)
-    }
-  }))
-  agent.destroy()
-  const sorted = latencies.sort((a, b) => a - b)
-  return { rps: latencies.length / (DURATION_MS / 1000), p50: percentile(sorted, 50), p99: percentile(sorted, 99), statuses }
-}
-
-const fmt = (r: { rps: number; p50: number; p99: number; statuses: Map<number, number> }) =>
-  `${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   statuses ${JSON.stringify(Object.fromEntries(r.statuses))}`
-
-// 1. The ceiling: node:http answering a tiny JSON body.
-const barePort = await freePort()
-const bare = spawn(process.execPath, ["-e", `require("http").createServer((q, s) => { s.setHeader("content-type", "application/json"); s.end('{"ok":true}') }).listen(${barePort}, "127.0.0.1")`], { stdio: "ignore" })
-await eventually(() => fetch(`http://127.0.0.1:${barePort}/`).then((r) => (r.ok ? true : undefined)), 10_000, "the bare server")
-const ceiling = await load(`http://127.0.0.1:${barePort}/`)
-bare.kill()
+// 1. The ceiling: node:http answering a small JSON body.
+const ceiling = await bareCeiling(DURATION_MS)
+const load = (url: string, headers: Record<string, string> = {}) => loadFor(url, DURATION_MS, headers)
 
 // 2. Sigil, as `npm start` runs it, with rate limits lifted for the load test.
 const dataDir = newDataDir()

@@ -38,6 +38,7 @@ import * as BrowserBundle from "./BrowserBundle.js"
 import * as MailerLive from "./MailerLive.js"
 import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import * as PublicRoutes from "./PublicRoutes.js"
+import * as ApiKeyCache from "@sigil/service/Access/ApiKeyCache"
 import * as SigningPool from "./SigningPool.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { mailFrom } from "./ServerConfig.js"
@@ -84,8 +85,8 @@ export const outboxDir = (config: ServerConfig): string => path.join(config.data
  * @since 0.1.0
  * @category layers
  */
-export const storeLayer = (config: ServerConfig, secrets: Secrets) =>
-  PgStores.layer({ masterKey: secrets.masterKey, crossProcess: Option.isSome(config.databaseUrl) }).pipe(
+export const storeLayer = (config: ServerConfig, secrets: Secrets) => {
+  const stores = PgStores.layer({ masterKey: secrets.masterKey, crossProcess: Option.isSome(config.databaseUrl) }).pipe(
     Layer.provideMerge(
       Option.match(config.databaseUrl, {
         onNone: () => PgStore.layerPglite({ dataDir: path.join(config.dataDir, "pglite") }),
@@ -93,6 +94,11 @@ export const storeLayer = (config: ServerConfig, secrets: Secrets) =>
       })
     )
   )
+  // Authentication reads its key from memory (ApiKeyCache); `SIGIL_AUTH_CACHE_TTL=0` turns it off.
+  return config.authCacheTtlMs > 0
+    ? ApiKeyCache.layer({ ...ApiKeyCache.DEFAULT_OPTIONS, ttlMs: config.authCacheTtlMs }).pipe(Layer.provideMerge(stores))
+    : stores
+}
 
 const baseChain = (chain: "base-sepolia" | "base-mainnet", settings: { rpcUrl: Redacted.Redacted<string>; treasuryKey: Option.Option<Redacted.Redacted<string>> }, confirmations: Option.Option<number>) =>
   Option.match(settings.treasuryKey, {

@@ -68,6 +68,12 @@ export interface ServerConfig {
    * `SIGIL_CREDENTIAL_MAX_AGE`, `1m`), in seconds.
    */
   readonly freshness: HttpCaching.Freshness
+  /**
+   * How long a process remembers an API key's lookup (`SIGIL_AUTH_CACHE_TTL`, default `5s`; `0`
+   * turns it off): the longest a key revoked, or a plan or allowlist changed, through another
+   * process goes unseen here. Changes made through this process apply to its next request.
+   */
+  readonly authCacheTtlMs: number
 }
 
 /**
@@ -196,6 +202,7 @@ export const config: Config.Config<ServerConfig> = Config.map(Config.all({
   )),
   mailRetrySchedule: Config.option(scheduleOf("SIGIL_MAIL_RETRY_SCHEDULE")),
   claimLinkTtlMs: Config.option(duration("SIGIL_CLAIM_LINK_TTL", "30d")),
+  authCacheTtlMs: Config.map(seconds("SIGIL_AUTH_CACHE_TTL", 5), (s) => s * 1000),
   freshness: Config.all({
     statusListSeconds: seconds("SIGIL_STATUS_LIST_MAX_AGE", HttpCaching.DEFAULT_FRESHNESS.statusListSeconds),
     identitySeconds: seconds("SIGIL_IDENTITY_MAX_AGE", HttpCaching.DEFAULT_FRESHNESS.identitySeconds),

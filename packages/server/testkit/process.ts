@@ -143,7 +143,7 @@ export const admin = async (running: Running, method: string, p: string, body?: 
 export const createTenant = async (
   running: Running,
   options: { readonly name: string; readonly plan?: string; readonly recipientNameMode?: "hashed" | "plain" }
-): Promise<{ readonly id: string; readonly did: string; readonly key: string }> => {
+): Promise<{ readonly id: string; readonly did: string; readonly key: string; readonly keyId: string }> => {
   const tenant = await admin(running, "POST", "/admin/tenants", { name: options.name, plan: options.plan ?? "industry" })
   if (tenant.status !== 201) throw new Error(`POST /admin/tenants answered ${tenant.status}: ${JSON.stringify(tenant.body)}`)
   if (options.recipientNameMode !== undefined) {
@@ -152,7 +152,7 @@ export const createTenant = async (
   }
   const key = await admin(running, "POST", `/admin/tenants/${tenant.body.id}/keys`, { environment: "test" })
   if (key.status !== 201) throw new Error(`POST /admin/tenants/…/keys answered ${key.status}: ${JSON.stringify(key.body)}`)
-  return { id: tenant.body.id, did: tenant.body.did, key: key.body.key }
+  return { id: tenant.body.id, did: tenant.body.did, key: key.body.key, keyId: key.body.id }
 }
 
 /** The demo tenant's key from the banner. */
