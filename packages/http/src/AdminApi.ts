@@ -26,7 +26,10 @@ const RecipientNameMode = Schema.Literal("hashed", "plain").annotations({
 })
 
 const Name = Schema.String.pipe(
-  Schema.filter((s) => (s.trim().length > 0 && s.length <= 200) || "must be 1 to 200 characters, not blank")
+  Schema.filter((s) =>
+    (s.trim().length > 0 && s.length <= 200 && !InputFormats.hasControlCharacters(s)) ||
+    "must be 1 to 200 characters, not blank, without control characters"
+  )
 ).annotations(expected("a name of 1 to 200 characters"))
 
 /**
@@ -40,7 +43,8 @@ export const CreateTenantRequest = Schema.Struct({ name: Name, plan: Plan }).ann
 
 const SenderName = Schema.String.pipe(
   Schema.filter((s) =>
-    (s.trim().length > 0 && s.length <= 100 && !/[\u0000-\u001f\u007f]/.test(s)) ||
+    // No line breaks either: the name goes into a mail header.
+    (s.trim().length > 0 && s.length <= 100 && !/[\u0000-\u001f\u007f]/.test(s) && !InputFormats.hasControlCharacters(s)) ||
     "must be 1 to 100 characters, not blank, without control characters"
   )
 ).annotations(expected("a sender name of 1 to 100 characters"))

@@ -794,7 +794,7 @@ describe("Inputs", () => {
         fc.string({ unit: "grapheme", minLength: 1, maxLength }),
         fc.string({ unit: "binary", minLength: 1, maxLength }),
         fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength })
-      ).filter((s) => s.trim().length > 0 && Formats.wellFormed(s))
+      ).filter((s) => s.trim().length > 0 && Formats.wellFormed(s) && !Formats.hasControlCharacters(s))
 
     const recipientId = fc.uuid({ version: 4 }).map((u) => `urn:uuid:${u}`)
     const uri = fc.oneof(
@@ -1239,5 +1239,54 @@ describe("ill-formed Unicode", () => {
       assert.strictEqual(trailing.field, "credentials[0].recipient.name")
       // A surrogate pair (an emoji) is fine.
       yield* BatchInputs.decodeCreateBatchRequest(credential("S🎓", "Zoë 🎓"))
+    }))
+})
+
+describe("control characters (issue #18: a NUL reached Postgres and answered 500)", () => {
+  const credential = {
+    recipient: { id: "urn:uuid:7f1c6a9e-3b0d-4e7f-8a2c-5d9e1b4c3a21", name: "Ada Lovelace", email: "ada@example.org" },
+    achievement: { name: "Certificate", description: "Completed." },
+    issuanceDate: "2026-06-30T00:00:00Z"
+  }
+  const batchWith = (patch: (c: any) => void) => {
+    const c = structuredClone(credential) as any
+    patch(c)
+    return { credentials: [c] }
+  }
+  const refused = <A>(
+    decode: (u: unknown) => Effect.Effect<A, InputErrors.InvalidInput>,
+    body: unknown,
+    field: string,
+    message = /control characters/
+  ) =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(decode(body))
+      assert.strictEqual(error.code, "invalid_field_format")
+      assert.strictEqual(error.field, field)
+      assert.match(error.message, message)
+    })
+
+  for (const character of ["\u0000", "\u0007", "\u001b", "\u007f", "\u0085"]) {
+    const label = `U+${character.codePointAt(0)!.toString(16).padStart(4, "0").toUpperCase()}`
+    it.effect(`${label} is refused in every text field, naming the field`, () =>
+      Effect.gen(function*() {
+        yield* refused(BatchInputs.decodeCreateBatchRequest, batchWith((c) => (c.recipient.name = `Ada${character}`)), "credentials[0].recipient.name")
+        yield* refused(BatchInputs.decodeCreateBatchRequest, batchWith((c) => (c.recipient.email = `ada${character}@example.org`)), "credentials[0].recipient.email", /e-mail/)
+        yield* refused(BatchInputs.decodeCreateBatchRequest, batchWith((c) => (c.achievement.name = `Cert${character}`)), "credentials[0].achievement.name")
+        yield* refused(BatchInputs.decodeCreateBatchRequest, batchWith((c) => (c.achievement.description = `Done${character}`)), "credentials[0].achievement.description")
+        yield* refused(TenantInputs.decodeTenantUpdate, { display_name: `Uni${character}` }, "display_name")
+        yield* refused(
+          WebhookInputs.decodeCreateWebhookRequest,
+          { url: "https://hooks.example.org/in", events: ["batch.created"], description: `Hook${character}` },
+          "description"
+        )
+        yield* refused(CredentialInputs.decodeRevocationRequest, { reason: `Error${character}`, reason_code: "other" }, "reason")
+      }))
+  }
+
+  it.effect("tab, line feed and carriage return stay allowed in text", () =>
+    Effect.gen(function*() {
+      const decoded = yield* BatchInputs.decodeCreateBatchRequest(batchWith((c) => (c.achievement.description = "Line one\nLine two\r\n\tIndented")))
+      assert.strictEqual(decoded.credentials[0]!.achievement.description, "Line one\nLine two\r\n\tIndented")
     }))
 })

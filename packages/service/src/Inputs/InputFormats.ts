@@ -30,7 +30,10 @@
  *   `{id?: absolute URI, narrative?}` with at least one of the two; at most 100 items per credential,
  *   both levels together (reported on `evidence`).
  * - Strings: every string field, required or optional, must be non-empty after trimming
- *   ("must not be empty"); the value itself is kept untrimmed. Limits, in Unicode code points:
+ *   ("must not be empty"); the value itself is kept untrimmed. No control characters but tab,
+ *   line feed and carriage return (C0, DEL and C1 are refused with `invalid_field_format`
+ *   naming the field; U+0000 cannot even be stored in Postgres text), in every field, the
+ *   e-mail address and the administrative channel's names included. Limits, in Unicode code points:
  *   achievement `name`, alignment `targetCode` / `targetName`, awarding body `name`: 1,000;
  *   recipient `name`: 500; revocation `reason`: 1,000; webhook `description`: 500; `display_name`:
  *   200; evidence `narrative`: 65,536; URIs: 2,048; e-mail: 254. Achievement `description` and
@@ -113,3 +116,12 @@ export const RecipientId = Schema.String.annotations(S.rule({ code: "recipient_i
  * @category formats
  */
 export type RecipientId = typeof RecipientId.Type
+
+/**
+ * Whether a text has a control character other than tab, line feed and carriage return (C0,
+ * DEL, C1): every text field of every request refuses them (docs/decisions/input-validation.md).
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const hasControlCharacters: (text: string) => boolean = Formats.hasControlCharacters

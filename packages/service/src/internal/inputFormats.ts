@@ -97,7 +97,18 @@ const EMAIL = /^[^\s@"(),:;<>[\]\\]{1,64}@(?:[^\s@"(),:;<>[\]\\.]+\.)+[^\s@"(),:
  *
  * @internal
  */
-export const isPlausibleEmail = (s: string): boolean => s.length <= MAX_EMAIL_LENGTH && EMAIL.test(s)
+export const isPlausibleEmail = (s: string): boolean => s.length <= MAX_EMAIL_LENGTH && EMAIL.test(s) && !hasControlCharacters(s)
+
+// C0 controls but tab, line feed and carriage return; DEL; C1 controls. They are invisible in a
+// name, meaningless on a diploma, and U+0000 cannot be stored in Postgres text at all.
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/
+
+/**
+ * Whether a text has a control character other than tab, line feed and carriage return.
+ *
+ * @internal
+ */
+export const hasControlCharacters = (s: string): boolean => CONTROL.test(s)
 
 /**
  * Whether `s` has at most `max` Unicode code points (what JSON Schema's `maxLength` counts),

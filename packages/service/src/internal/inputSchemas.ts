@@ -34,7 +34,10 @@ export const text = (max?: number) => {
   const expected = max === undefined ? "a non-empty string" : `a non-empty string of at most ${withCount(max)} characters`
   const nonBlank = Schema.String.pipe(
     Schema.filter((s) => s.trim().length > 0 || "must not be empty", { jsonSchema: { minLength: 1 } }),
-    Schema.filter((s) => Formats.wellFormed(s) || "must be well-formed Unicode text (it has a lone surrogate)")
+    Schema.filter((s) => Formats.wellFormed(s) || "must be well-formed Unicode text (it has a lone surrogate)"),
+    Schema.filter((s) =>
+      !Formats.hasControlCharacters(s) || "must not contain control characters (U+0000–U+001F but tab, line feed and carriage return; U+007F–U+009F)"
+    )
   )
   const bounded = max === undefined ? nonBlank : nonBlank.pipe(
     Schema.filter((s) => Formats.codePointsAtMost(s, max) || `must be at most ${withCount(max)} characters long`, {
