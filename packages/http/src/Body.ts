@@ -60,7 +60,23 @@ export const withLimit = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effec
 
 const MALFORMED = () => new MalformedJson({ message: "The body could not be read." })
 
-type Read = { readonly _tag: "Read"; readonly text: string } | { readonly _tag: "TooLarge" }
+type Read =
+  | { readonly _tag: "Read"; readonly text: string }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "NotUtf8" }
+
+// Strict: a body that is not UTF-8 is refused rather than read with replacement characters
+// (which would sign something the client never sent). A byte-order mark is kept, as before, so
+// JSON.parse refuses it.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
+
+const decodeUtf8 = (bytes: Uint8Array): Read => {
+  try {
+    return { _tag: "Read", text: utf8.decode(bytes) }
+  } catch {
+    return { _tag: "NotUtf8" }
+  }
+}
 
 // One read per request, shared by the idempotency fingerprint and the handler. Keyed by the
 // platform's own request object, which stays the same however the request is wrapped.
@@ -82,7 +98,7 @@ const read = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Read,
     }
   ).pipe(
     Effect.map(({ bytes, chunks }): Read =>
-      bytes > MAX_BYTES ? { _tag: "TooLarge" } : { _tag: "Read", text: Buffer.concat(chunks).toString("utf8") }
+      bytes > MAX_BYTES ? { _tag: "TooLarge" } : decodeUtf8(Buffer.concat(chunks))
     ),
     Effect.mapError(MALFORMED)
   )
@@ -101,7 +117,12 @@ export const text = (request: HttpServerRequest.HttpServerRequest): Effect.Effec
       cached = Effect.runSync(Effect.cached(read(request)))
       reads.set(key, cached)
     }
-    return Effect.flatMap(cached, (result) => (result._tag === "Read" ? Effect.succeed(result.text) : Effect.fail(tooLarge())))
+    return Effect.flatMap(cached, (result): Effect.Effect<string, MalformedJson | TooLarge> =>
+      result._tag === "Read"
+        ? Effect.succeed(result.text)
+        : result._tag === "NotUtf8"
+        ? Effect.fail(new MalformedJson({ message: "The body is not valid UTF-8: send JSON encoded as UTF-8." }))
+        : Effect.fail(tooLarge()))
   })
 
 /**

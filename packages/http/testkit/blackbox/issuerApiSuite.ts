@@ -467,6 +467,14 @@ export const issuerApiSuite = (name: string, makeLayer: () => Harness.StoreLayer
         }
         expectError(await h.request("POST", "/v1/batches", { key: t.key, raw: "{\"credentials\": [" }), 400, "invalid_json")
         expectError(await h.request("POST", "/v1/batches", { key: t.key, raw: "" }), 400, "invalid_json")
+        // Bytes that are not UTF-8 (a lone surrogate's encoding, 0xFF, an overlong "/") inside a
+        // valid batch: refused, not read with replacement characters and issued (issue #18).
+        const valid = new TextEncoder().encode(JSON.stringify(Fixtures.batch(1)).replace("Ada Lovelace", "Ada @@"))
+        const at = valid.findIndex((b, i) => b === 0x40 && valid[i + 1] === 0x40)
+        const invalid = new Uint8Array([...valid.slice(0, at), 0xed, 0xa0, 0x80, 0xff, 0xc0, 0xaf, ...valid.slice(at + 2)])
+        const notUtf8 = await h.raw("POST", "/v1/batches", { authorization: `Bearer ${t.key}`, "content-type": "application/json" }, [invalid])
+        expectError(notUtf8, 400, "invalid_json")
+        expect(notUtf8.body.error.message).toContain("UTF-8")
         expect((await h.request("GET", "/v1/batches", { key: t.key })).body.data).toEqual([])
       })
 
