@@ -110,7 +110,9 @@ const authenticated = (app: App, request: HttpServerRequest.HttpServerRequest, p
     yield* audit(request, path, handoff, response.status, now)
     return HttpServerResponse.setHeaders(response, {
       ...RateLimitHeaders.headers(policy, decision),
-      ...(decision.allowed ? {} : RateLimitHeaders.retryAfter(decision))
+      ...(decision.allowed ? {} : RateLimitHeaders.retryAfter(decision)),
+      // A tenant's data: no shared cache may keep it (the contract's answers are never cacheable).
+      "cache-control": "no-store"
     })
   })
 
@@ -136,7 +138,7 @@ export const make = (options: Options = {}) => (httpApp: HttpApp.Default): HttpA
       Body.withLimit,
       Effect.provideService(RequestId.RequestId, requestId)
     )
-    return HttpServerResponse.setHeader(response, RequestId.header, requestId)
+    return HttpServerResponse.setHeaders(response, { [RequestId.header]: requestId, "x-content-type-options": "nosniff" })
   })
 }
 

@@ -475,7 +475,12 @@ export const issuerApiSuite = (name: string, makeLayer: () => Harness.StoreLayer
         const notUtf8 = await h.raw("POST", "/v1/batches", { authorization: `Bearer ${t.key}`, "content-type": "application/json" }, [invalid])
         expectError(notUtf8, 400, "invalid_json")
         expect(notUtf8.body.error.message).toContain("UTF-8")
-        expect((await h.request("GET", "/v1/batches", { key: t.key })).body.data).toEqual([])
+        const list = await h.request("GET", "/v1/batches", { key: t.key })
+        expect(list.body.data).toEqual([])
+        // A tenant's data: never kept by a shared cache, never sniffed (issue #18).
+        expect(list.headers.get("cache-control")).toBe("no-store")
+        expect(list.headers.get("x-content-type-options")).toBe("nosniff")
+        expect(notUtf8.headers.get("x-content-type-options")).toBe("nosniff")
       })
 
       it("accepts 500 credentials and ignores unknown members", async () => {
