@@ -53,18 +53,33 @@ const sampleBatch = JSON.stringify({
 })
 
 /**
+ * Where the master key and the admin token came from (`Secrets.Loaded["source"]`).
+ *
+ * @since 0.1.0
+ * @category startup
+ */
+export interface Sources {
+  readonly masterKey: string
+  readonly adminToken: string
+}
+
+/**
  * The banner, printed once the servers listen.
  *
  * @since 0.1.0
  * @category startup
  */
-export const banner = (config: ServerConfig, secrets: Secrets, sources: { readonly masterKey: string }, demo: Option.Option<Demo>) => {
+export const banner = (config: ServerConfig, secrets: Secrets, sources: Sources, demo: Option.Option<Demo>) => {
   const api = `${config.publicBaseUrl}/v1`
   const lines = [
     "",
     "Sigil is running.",
     `  Issuer API      ${api}   (reference: ${api}/docs)`,
-    `  Admin channel   http://127.0.0.1:${config.adminPort}/admin   token: ${Redacted.value(secrets.adminToken)}`,
+    // The token only when Sigil made it (now or on an earlier start, in the data directory): one
+    // an operator set in ADMIN_TOKEN must not end up in a production log.
+    `  Admin channel   http://127.0.0.1:${config.adminPort}/admin   token: ${
+      sources.adminToken === "environment" ? "from ADMIN_TOKEN (not shown)" : Redacted.value(secrets.adminToken)
+    }`,
     `  Store           ${Option.isSome(config.databaseUrl) ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${path.join(config.dataDir, "pglite")}`}`,
     `  Test chain      ${usesDevnet(config) ? `embedded devnet, JSON-RPC at ${config.publicBaseUrl}/devnet/rpc` : "Base Sepolia"}`,
     `  Live chain      ${Option.isSome(config.baseMainnet) ? "Base mainnet" : "not configured (live batches wait)"}`,
@@ -105,5 +120,5 @@ export const banner = (config: ServerConfig, secrets: Secrets, sources: { readon
  * @since 0.1.0
  * @category layers
  */
-export const layer = (config: ServerConfig, secrets: Secrets, sources: { readonly masterKey: string }) =>
+export const layer = (config: ServerConfig, secrets: Secrets, sources: Sources) =>
   Layer.effectDiscard(Effect.flatMap(demoTenant(config), (demo) => banner(config, secrets, sources, demo)))

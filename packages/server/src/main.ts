@@ -18,7 +18,7 @@ const program = Effect.gen(function*() {
   const adminToken = yield* Secrets.loadOrGenerate(config.adminToken, config.dataDir, "admin.token", Secrets.newAdminToken)
   const secrets = { masterKey: masterKey.value, adminToken: adminToken.value }
   return yield* Layer.launch(
-    Startup.layer(config, secrets, { masterKey: masterKey.source }).pipe(Layer.provideMerge(Server.layer(config, secrets)))
+    Startup.layer(config, secrets, { masterKey: masterKey.source, adminToken: adminToken.source }).pipe(Layer.provideMerge(Server.layer(config, secrets)))
   )
 })
 
