@@ -51,6 +51,35 @@ import * as RequestId from "./RequestId.js"
 export interface Options {
   /** The rate-limit policy of a plan; default `RateLimitHeaders.policyFor` (the plan table). */
   readonly rateLimitPolicy?: ((plan: Plan) => Policy) | undefined
+  /**
+   * The hosts this server answers for (e.g. the host of `PUBLIC_BASE_URL`): a request whose
+   * target names another host in absolute form (`GET http://elsewhere/v1/…`) is an unknown
+   * route. Undefined: any host (the path decides).
+   */
+  readonly hosts?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * The path a request targets, whatever the form of its request line: origin form (`/v1/…`) or
+ * absolute form (`http://host/v1/…`, which RFC 9112 says a server must accept). Routing,
+ * authentication, rate limits and audit all go by this path, so none depends on the form.
+ * `foreign` when the absolute form names a host this server does not answer for.
+ *
+ * @since 0.1.0
+ * @category routing
+ */
+export const target = (
+  url: string,
+  hosts: ReadonlyArray<string> | undefined
+): { readonly path: string; readonly foreign: boolean } => {
+  if (url.startsWith("/")) return { path: url.split("?")[0] ?? url, foreign: false }
+  try {
+    const parsed = new URL(url)
+    const foreign = hosts !== undefined && !hosts.some((h) => h.toLowerCase() === parsed.hostname.toLowerCase())
+    return { path: parsed.pathname, foreign }
+  } catch {
+    return { path: url, foreign: true }
+  }
 }
 
 /**
@@ -130,9 +159,13 @@ export const make = (options: Options = {}) => (httpApp: HttpApp.Default): HttpA
     const request = yield* HttpServerRequest.HttpServerRequest
     // 1. The request id, for every answer.
     const requestId = yield* RequestId.make
-    const path = request.url.split("?")[0] ?? request.url
+    const { foreign, path } = target(request.url, options.hosts)
     const routed: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, Services | HttpServerRequest.HttpServerRequest> =
-      requiresKey(path) ? authenticated(app, request, path, options) : app
+      foreign
+        ? Errors.fail(ApiErrors.RouteNotFound, `No operation ${request.method} ${path} on this host.`)
+        : requiresKey(path)
+        ? authenticated(app, request, path, options)
+        : app
     // 2. A declared length over the limit is refused before anything else; reads are capped.
     const response = yield* Errors.catchAll(Effect.zipRight(Errors.refail(Body.checkDeclaredLength(request)), routed)).pipe(
       Body.withLimit,

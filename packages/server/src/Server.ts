@@ -169,10 +169,14 @@ export const httpLayer = (config: ServerConfig, secrets: Secrets) => {
   })))
   const issuer = HttpApiBuilder.serve().pipe(
     Layer.provide(Layer.mergeAll(
-      IssuerHttp.api(Option.match(config.rateLimitPerMinute, {
-        onNone: () => ({}),
-        onSome: (limit) => ({ rateLimitPolicy: () => ({ limit, windowSeconds: 60 }) })
-      })),
+      IssuerHttp.api({
+        ...Option.match(config.rateLimitPerMinute, {
+          onNone: () => ({}),
+          onSome: (limit) => ({ rateLimitPolicy: () => ({ limit, windowSeconds: 60 }) })
+        }),
+        // A request target in absolute form must name one of these (else: an unknown route).
+        hosts: [new URL(config.publicBaseUrl).hostname, "localhost", "127.0.0.1", "[::1]"]
+      }),
       PublicRoutes.identity(config.freshness),
       devnetRoute,
       VerifyPage.layer({
