@@ -161,6 +161,22 @@ const withPayload = <J extends Job, F extends Schema.Struct.Fields>(
     encode: (j) => from(j as J)
   }) as unknown as Schema.Schema<J, JsonObject>
 
+// The batch pipeline's jobs: `{ batch_id }` on the wire, deduplicated per batch, never dropped.
+const batchJob = <T extends "SignBatch" | "AnchorBatch" | "ConfirmAnchor">(
+  tag: T,
+  kind: JobKind,
+  dedupePrefix: string
+): Definition<JobOf<T>> => ({
+  kind,
+  payload: Schema.transform(
+    Schema.Struct({ batch_id: Ids.BatchId }),
+    Schema.Struct({ _tag: Schema.Literal(tag), batchId: Ids.BatchId }),
+    { strict: false, decode: (w) => ({ _tag: tag, batchId: w.batch_id }), encode: (j) => ({ batch_id: j.batchId }) }
+  ) as unknown as Schema.Schema<JobOf<T>, JsonObject>,
+  dedupeKey: (j) => `${dedupePrefix}:${(j as { readonly batchId: Ids.BatchId }).batchId}`,
+  maxAttempts: PIPELINE_MAX_ATTEMPTS
+})
+
 const housekeeping = <T extends "PurgeAudit" | "PurgeIdempotency" | "PurgeClaimTokens" | "PurgeJobs">(
   tag: T,
   kind: JobKind
@@ -182,25 +198,10 @@ const housekeeping = <T extends "PurgeAudit" | "PurgeIdempotency" | "PurgeClaimT
  * @category definitions
  */
 export const definitions: { readonly [T in Tag]: Definition<JobOf<T>> } = {
-  SignBatch: {
-    kind: "sign_batch",
-    payload: withPayload(SignBatch, { batch_id: Ids.BatchId }, (w) => SignBatch.make({ batchId: w.batch_id }), (j) => ({ batch_id: j.batchId })),
-    dedupeKey: (j) => `sign:${j.batchId}`,
-    maxAttempts: PIPELINE_MAX_ATTEMPTS
-  },
-  AnchorBatch: {
-    kind: "anchor_batch",
-    payload: withPayload(AnchorBatch, { batch_id: Ids.BatchId }, (w) => AnchorBatch.make({ batchId: w.batch_id }), (j) => ({ batch_id: j.batchId })),
-    dedupeKey: (j) => `anchor:${j.batchId}`,
-    maxAttempts: PIPELINE_MAX_ATTEMPTS
-  },
-  ConfirmAnchor: {
-    kind: "confirm_anchor",
-    payload: withPayload(ConfirmAnchor, { batch_id: Ids.BatchId }, (w) => ConfirmAnchor.make({ batchId: w.batch_id }), (j) => ({ batch_id: j.batchId })),
-    dedupeKey: (j) => `confirm:${j.batchId}`,
-    // Waiting for confirmations is not failing: a confirmation job may run many times.
-    maxAttempts: PIPELINE_MAX_ATTEMPTS
-  },
+  SignBatch: batchJob("SignBatch", "sign_batch", "sign"),
+  AnchorBatch: batchJob("AnchorBatch", "anchor_batch", "anchor"),
+  // Waiting for confirmations is not failing: a confirmation job may run many times.
+  ConfirmAnchor: batchJob("ConfirmAnchor", "confirm_anchor", "confirm"),
   DeliverWebhook: {
     kind: "deliver_webhook",
     payload: withPayload(
