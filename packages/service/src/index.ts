@@ -3,6 +3,7 @@
  */
 export * as Anchorer from "./Batches/Anchorer.js"
 export * as AnchorJournal from "./Batches/AnchorJournal.js"
+export * as ApiKeyCache from "./Access/ApiKeyCache.js"
 export * as ApiKeys from "./Access/ApiKeys.js"
 export * as AuditLog from "./Access/AuditLog.js"
 export * as Auth from "./Access/Auth.js"
