@@ -9,15 +9,18 @@
  * - same key, another body: 409 `idempotency_key_reused`.
  *
  * The run from `begin` to `complete` is uninterruptible: a client that disconnects after
- * sending does not leave a half-finished operation whose retry would run it twice.
+ * sending does not leave a half-finished operation whose retry would run it twice. While it
+ * runs, the request renews its lease on the key every `LEASE_RENEW_MS`; a request whose process
+ * died holds the key at most `IN_FLIGHT_LEASE_MS` (10 s) longer, then a retry runs
+ * (docs/decisions/idempotency-lease.md).
  *
  * @since 0.1.0
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { HttpServerResponse } from "@effect/platform"
 import type { Principal } from "@sigil/service/Access/Auth"
-import { IdempotencyStore, type Scope, type StoredResponse } from "@sigil/service/Access/IdempotencyStore"
-import { Effect } from "effect"
+import { IdempotencyStore, LEASE_RENEW_MS, type Scope, type StoredResponse } from "@sigil/service/Access/IdempotencyStore"
+import { Clock, Effect } from "effect"
 import { createHash } from "node:crypto"
 import * as ApiErrors from "./ApiErrors.js"
 import * as Body from "./Body.js"
@@ -87,6 +90,25 @@ const replay = (stored: StoredResponse): HttpServerResponse.HttpServerResponse =
 }
 
 /**
+ * Runs `effect` while renewing the request's lease on its key, every `LEASE_RENEW_MS` until it
+ * ends. A failed renewal is only logged: the request goes on, and at worst its lease lapses.
+ */
+const whileRenewing = (store: IdempotencyStore["Type"], scope: Scope, startedAt: Date) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.scoped(Effect.zipRight(
+    Clock.currentTimeMillis.pipe(
+      Effect.flatMap((ms) => store.renew(scope, startedAt, new Date(ms))),
+      Effect.catchAllCause((cause) => Effect.logWarning("Idempotency: renewing a lease failed", cause)),
+      Effect.delay(LEASE_RENEW_MS),
+      Effect.forever,
+      // Its own interruptibility: the request runs uninterruptibly, the renewal must still stop.
+      Effect.interruptible,
+      Effect.forkScoped
+    ),
+    effect
+  ))
+
+/**
  * Runs `handle` (which answers every failure itself) under the idempotency protocol when the
  * request is a POST with an `Idempotency-Key`, else just runs it.
  *
@@ -139,10 +161,11 @@ export const run = <R>(
         case "Started": {
           // `now` is this request's start time, which names it as the record's owner.
           const response = yield* handle.pipe(
-            Effect.onExit((exit) => exit._tag === "Failure" ? store.release(scope, now) : Effect.void)
+            Effect.onExit((exit) => exit._tag === "Failure" ? store.release(scope, now) : Effect.void),
+            whileRenewing(store, scope, now)
           )
           const stored = response.status < 500 ? capture(response) : undefined
-          yield* stored === undefined ? store.release(scope, now) : store.complete(scope, now, stored)
+          yield* stored === undefined ? store.release(scope, now) : store.complete(scope, now, stored, TTL_MS)
           return response
         }
       }

@@ -40,7 +40,7 @@ export const idempotencyStoreContract = <E>(
         assert.deepStrictEqual(yield* s.begin(scope, fp, now, TTL), { _tag: "Started" })
         assert.deepStrictEqual(yield* s.begin(scope, fp, plus(now, 1000), TTL), { _tag: "InFlight" })
         assert.deepStrictEqual(yield* s.begin(scope, randomHex(32), plus(now, 1000), TTL), { _tag: "Mismatch" })
-        yield* s.complete(scope, now, response)
+        yield* s.complete(scope, now, response, TTL)
         assert.deepStrictEqual(yield* s.begin(scope, fp, plus(now, 2000), TTL), { _tag: "Replay", response })
         assert.deepStrictEqual(yield* s.begin(scope, randomHex(32), plus(now, 2000), TTL), { _tag: "Mismatch" })
       }))
@@ -77,7 +77,7 @@ export const idempotencyStoreContract = <E>(
         // The retry may use another body: the first request left nothing behind.
         const fp2 = randomHex(32)
         assert.deepStrictEqual(yield* s.begin(scope, fp2, now, TTL), { _tag: "Started" })
-        yield* s.complete(scope, now, response)
+        yield* s.complete(scope, now, response, TTL)
         yield* s.release(scope, now)
         assert.deepStrictEqual(yield* s.begin(scope, fp2, now, TTL), { _tag: "Replay", response })
       }))
@@ -89,7 +89,7 @@ export const idempotencyStoreContract = <E>(
         const scope = scopeOf(tenant.id)
         const fp = randomHex(32)
         yield* s.begin(scope, fp, now, TTL)
-        yield* s.complete(scope, now, response)
+        yield* s.complete(scope, now, response, TTL)
         assert.deepStrictEqual(yield* s.begin(scope, fp, plus(now, TTL - 1), TTL), { _tag: "Replay", response })
         // Expired: absent, whatever the body; the new record runs its own ttl.
         const later = plus(now, TTL)
@@ -104,6 +104,36 @@ export const idempotencyStoreContract = <E>(
         assert.deepStrictEqual(yield* s.begin(stuck, fp, plus(now, IdempotencyStore.IN_FLIGHT_LEASE_MS + 1), HOUR), { _tag: "InFlight" })
       }))
 
+    it.effect("a request that renews its lease keeps its key; one that stops loses it a lease after its last renewal", () =>
+      Effect.gen(function*() {
+        const s = yield* store
+        const tenant = yield* newTenant()
+        const scope = scopeOf(tenant.id)
+        const fp = randomHex(32)
+        const lease = IdempotencyStore.IN_FLIGHT_LEASE_MS
+        const renew = IdempotencyStore.LEASE_RENEW_MS
+        assert.deepStrictEqual(yield* s.begin(scope, fp, now, TTL), { _tag: "Started" })
+        // Renewed every LEASE_RENEW_MS for three leases: in flight all along.
+        let last = now
+        for (let t = renew; t <= 3 * lease; t += renew) {
+          last = plus(now, t)
+          assert.isTrue(yield* s.renew(scope, now, last))
+          assert.deepStrictEqual(yield* s.begin(scope, fp, plus(last, 1), TTL), { _tag: "InFlight" })
+        }
+        // The owner died after its last renewal: the key is held a lease after it, then free.
+        assert.deepStrictEqual(yield* s.begin(scope, fp, plus(last, lease - 1), TTL), { _tag: "InFlight" })
+        const takeover = plus(last, lease)
+        assert.deepStrictEqual(yield* s.begin(scope, fp, takeover, TTL), { _tag: "Started" })
+        // The old owner's renewals no longer count, the new owner's do.
+        assert.isFalse(yield* s.renew(scope, now, plus(takeover, 1)))
+        assert.isTrue(yield* s.renew(scope, takeover, plus(takeover, 1)))
+        // Answered: nothing to renew, and the answer is kept for the ttl from its request's start.
+        yield* s.complete(scope, takeover, response, TTL)
+        assert.isFalse(yield* s.renew(scope, takeover, plus(takeover, 2)))
+        assert.deepStrictEqual(yield* s.begin(scope, fp, plus(takeover, TTL - 1), TTL), { _tag: "Replay", response })
+        assert.deepStrictEqual(yield* s.begin(scope, fp, plus(takeover, TTL), TTL), { _tag: "Started" })
+      }))
+
     it.effect("purges the records expired by then, and only those", () =>
       Effect.gen(function*() {
         const s = yield* store
@@ -113,9 +143,9 @@ export const idempotencyStoreContract = <E>(
         const expired = [scopeOf(tenant.id), scopeOf(tenant.id), scopeOf(tenant.id)]
         const alive = scopeOf(tenant.id)
         for (const sc of expired) yield* s.begin(sc, "fp", t0, HOUR)
-        yield* s.complete(expired[0]!, t0, response)
+        yield* s.complete(expired[0]!, t0, response, HOUR)
         yield* s.begin(alive, "fp", t0, 3 * HOUR)
-        yield* s.complete(alive, t0, response)
+        yield* s.complete(alive, t0, response, 3 * HOUR)
         assert.strictEqual(yield* s.purgeExpired(plus(t0, 2 * HOUR)), 3)
         assert.strictEqual(yield* s.purgeExpired(plus(t0, 2 * HOUR)), 0)
         assert.deepStrictEqual(yield* s.begin(alive, "fp", plus(t0, 2 * HOUR), HOUR), { _tag: "Replay", response })
@@ -135,11 +165,11 @@ export const idempotencyStoreContract = <E>(
         assert.deepStrictEqual(yield* s.begin(scope, fp, takeover, TTL), { _tag: "Started" })
         // The slow request finishes (or fails) late: the record is not its own any more.
         yield* s.release(scope, slowStart)
-        yield* s.complete(scope, slowStart, { ...response, body: "the slow request's answer" })
+        yield* s.complete(scope, slowStart, { ...response, body: "the slow request's answer" }, TTL)
         assert.deepStrictEqual(yield* s.begin(scope, fp, plus(takeover, 1000), TTL), { _tag: "InFlight" })
         // The owner's answer is the one replayed, and a late release cannot drop it either.
-        yield* s.complete(scope, takeover, response)
-        yield* s.complete(scope, slowStart, { ...response, body: "the slow request's answer" })
+        yield* s.complete(scope, takeover, response, TTL)
+        yield* s.complete(scope, slowStart, { ...response, body: "the slow request's answer" }, TTL)
         yield* s.release(scope, takeover)
         assert.deepStrictEqual(yield* s.begin(scope, fp, plus(takeover, 2000), TTL), { _tag: "Replay", response })
       }))
@@ -155,7 +185,7 @@ export const idempotencyStoreContract = <E>(
           { concurrency: "unbounded" }
         )
         assert.deepStrictEqual(results.map((r) => r._tag).sort(), ["InFlight", "InFlight", "InFlight", "InFlight", "InFlight", "InFlight", "InFlight", "Started"])
-        yield* s.complete(scope, now, response)
+        yield* s.complete(scope, now, response, TTL)
         const replays = yield* Effect.all(
           Array.from({ length: 4 }, () => s.begin(scope, fp, now, TTL)),
           { concurrency: "unbounded" }

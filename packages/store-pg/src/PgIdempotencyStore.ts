@@ -2,7 +2,9 @@
  * `IdempotencyStore` on Postgres. `begin` is one upsert that only writes when the key is new
  * or its record expired; of concurrent requests with one key (from any process), the first to
  * write starts and the others read its record: `InFlight` until it completes, then `Replay`.
- * `created_at` is the owner's start time, which `complete` and `release` must match.
+ * `created_at` is the owner's start time, which `renew`, `complete` and `release` must match;
+ * `expires_at` is the end of the owner's lease while in flight, of the ttl once answered, so a
+ * record left in flight by a dead process is taken over as an expired one is.
  *
  * @since 0.1.0
  */
@@ -35,7 +37,11 @@ export const make: Effect.Effect<IdempotencyStore["Type"], never, SqlClient.SqlC
         sql`key = ${s.key}`
       ])
 
-    const attempt = (scope: Scope, fingerprint: string, now: Date, ttlMs: number) =>
+    const leaseEnd = (now: Date) => new Date(now.getTime() + IN_FLIGHT_LEASE_MS)
+    const owned = (scope: Scope, startedAt: Date) =>
+      sql.and([key(scope), sql`created_at = ${startedAt}`, sql`response_status IS NULL`])
+
+    const attempt = (scope: Scope, fingerprint: string, now: Date) =>
       Effect.gen(function*() {
         const started = yield* sql`INSERT INTO idempotency_keys ${
           sql.insert({
@@ -46,7 +52,7 @@ export const make: Effect.Effect<IdempotencyStore["Type"], never, SqlClient.SqlC
             key: scope.key,
             fingerprint,
             created_at: now,
-            expires_at: new Date(now.getTime() + ttlMs)
+            expires_at: leaseEnd(now)
           })
         }
           ON CONFLICT (tenant_id, environment, method, path, key) DO UPDATE SET
@@ -54,8 +60,6 @@ export const make: Effect.Effect<IdempotencyStore["Type"], never, SqlClient.SqlC
             response_status = NULL, response_headers = NULL, response_body = NULL,
             created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
           WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
-             OR (idempotency_keys.response_status IS NULL
-                 AND idempotency_keys.created_at <= ${new Date(now.getTime() - IN_FLIGHT_LEASE_MS)})
           RETURNING 1`
         if (started.length > 0) return { _tag: "Started" } as const
         const [row] = yield* sql<Row>`SELECT fingerprint, response_status, response_headers, response_body, expires_at
@@ -71,29 +75,35 @@ export const make: Effect.Effect<IdempotencyStore["Type"], never, SqlClient.SqlC
       })
 
     return IdempotencyStore.of({
-      begin: (scope, fingerprint, now, ttlMs) =>
+      // The ttl applies from `complete`: in flight, a record holds the key for its lease.
+      begin: (scope, fingerprint, now, _ttlMs) =>
         Effect.gen(function*() {
           for (let i = 0; i < 5; i++) {
-            const result: Begin | undefined = yield* attempt(scope, fingerprint, now, ttlMs)
+            const result: Begin | undefined = yield* attempt(scope, fingerprint, now)
             if (result !== undefined) return result
           }
           return yield* Effect.dieMessage("IdempotencyStore.begin: the record kept changing under it")
         }).pipe(op("PgIdempotencyStore.begin")),
+      renew: (scope, startedAt, now) =>
+        sql`UPDATE idempotency_keys SET expires_at = ${leaseEnd(now)} WHERE ${owned(scope, startedAt)} RETURNING 1`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          op("PgIdempotencyStore.renew")
+        ),
       // Only the record this request started (its created_at) and still in flight.
-      complete: (scope, startedAt, response) =>
+      complete: (scope, startedAt, response, ttlMs) =>
         sql`UPDATE idempotency_keys SET ${
           sql.update({
             response_status: response.status,
             response_headers: jsonText(response.headers),
-            response_body: response.body
+            response_body: response.body,
+            expires_at: new Date(startedAt.getTime() + ttlMs)
           })
-        } WHERE ${key(scope)} AND created_at = ${startedAt} AND response_status IS NULL`.pipe(
+        } WHERE ${owned(scope, startedAt)}`.pipe(
           Effect.asVoid,
           op("PgIdempotencyStore.complete")
         ),
       release: (scope, startedAt) =>
-        sql`DELETE FROM idempotency_keys
-          WHERE ${key(scope)} AND created_at = ${startedAt} AND response_status IS NULL`.pipe(
+        sql`DELETE FROM idempotency_keys WHERE ${owned(scope, startedAt)}`.pipe(
           Effect.asVoid,
           op("PgIdempotencyStore.release")
         ),

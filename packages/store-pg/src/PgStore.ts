@@ -20,6 +20,7 @@ import * as Pglite from "./internal/pglite.js"
 import initial from "./migrations/0001_initial.js"
 import emailDelivery from "./migrations/0002_email_delivery.js"
 import rateLimitDecision from "./migrations/0003_rate_limit_decision.js"
+import idempotencyLease from "./migrations/0004_idempotency_lease.js"
 
 /**
  * @since 0.1.0
@@ -61,7 +62,8 @@ export type Client = SqlClient.SqlClient | PgClient.PgClient
 export const migrations: Migrator.Loader = Migrator.fromRecord({
   "0001_initial": initial,
   "0002_email_delivery": emailDelivery,
-  "0003_rate_limit_decision": rateLimitDecision
+  "0003_rate_limit_decision": rateLimitDecision,
+  "0004_idempotency_lease": idempotencyLease
 })
 
 /**

@@ -54,16 +54,30 @@ export type Begin =
   | { readonly _tag: "Mismatch" }
 
 /**
- * How long a request may hold its key in flight. A record still without a response after this
- * is abandoned (its process crashed mid-request), and the next request with the key takes it
- * over instead of getting `InFlight` until the record expires. A record's owner is the request
- * that started it, known by the start time it passed to `begin`: a takeover happens only a
- * lease (or a ttl) later, so two requests never own one record with the same start time.
+ * How long a request holds its key in flight without renewing it. A running request renews its
+ * lease every `LEASE_RENEW_MS` (`renew`); one whose process died stops renewing, and once the
+ * lease has run out the next request with the key takes the record over instead of getting
+ * `InFlight`. So a client retrying after a crash, as the contract says (5xx and network errors,
+ * the same key, backing off up to 30 s), gets its request run at most this long after the
+ * crash, while a live request, however slow, keeps its key (docs/decisions/idempotency-lease.md).
+ *
+ * A record's owner is the request that started it, known by the start time it passed to
+ * `begin`: a takeover happens only after a lease, so two requests never own one record with the
+ * same start time.
  *
  * @since 0.1.0
  * @category constants
  */
-export const IN_FLIGHT_LEASE_MS = 2 * 60_000
+export const IN_FLIGHT_LEASE_MS = 10_000
+
+/**
+ * How often a running request renews its lease: five renewals per lease, so a request keeps its
+ * key through a few missed ones (a stalled event loop, a slow store).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const LEASE_RENEW_MS = 2_000
 
 /**
  * @since 0.1.0
@@ -71,22 +85,30 @@ export const IN_FLIGHT_LEASE_MS = 2 * 60_000
  */
 export interface Service {
   /**
-   * Records expire `ttlMs` after `now`; an expired record counts as absent, and so does one left
-   * in flight for `IN_FLIGHT_LEASE_MS`.
+   * Starts, replays or refuses a request. A started record holds the key until
+   * `now + IN_FLIGHT_LEASE_MS` (renewed by `renew`); an answered one until `ttlMs` after its
+   * start (`complete`). A record past either counts as absent.
    */
   readonly begin: (scope: Scope, fingerprint: string, now: Date, ttlMs: number) => Effect.Effect<Begin>
   /**
-   * Stores the response of the request that started the record at `startedAt` (the `now` it
-   * passed to `begin`). Nothing happens when the record is no longer that request's: a request
-   * that outlived its lease was taken over, and the request that took over answers for the key.
+   * Extends the lease of the record the request started at `startedAt` to
+   * `now + IN_FLIGHT_LEASE_MS`, while it is in flight; `false` when the record is no longer that
+   * request's (answered, released, or taken over after a lapsed lease).
    */
-  readonly complete: (scope: Scope, startedAt: Date, response: StoredResponse) => Effect.Effect<void>
+  readonly renew: (scope: Scope, startedAt: Date, now: Date) => Effect.Effect<boolean>
+  /**
+   * Stores the response of the request that started the record at `startedAt` (the `now` it
+   * passed to `begin`), kept `ttlMs` from that start. Nothing happens when the record is no
+   * longer that request's: a request whose lease lapsed was taken over, and the request that
+   * took over answers for the key.
+   */
+  readonly complete: (scope: Scope, startedAt: Date, response: StoredResponse, ttlMs: number) => Effect.Effect<void>
   /**
    * Forgets an in-flight record (the request failed before answering), so a retry may start;
    * only the record the request started at `startedAt`, as for `complete`.
    */
   readonly release: (scope: Scope, startedAt: Date) => Effect.Effect<void>
-  /** Deletes records expired before `now`; returns how many. */
+  /** Deletes records expired (or left in flight past their lease) before `now`; returns how many. */
   readonly purgeExpired: (now: Date) => Effect.Effect<number>
 }
 
