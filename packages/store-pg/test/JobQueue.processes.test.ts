@@ -1,8 +1,9 @@
 /**
  * The job queue across OS processes on the machine's PostgreSQL: two worker processes share one
  * queue; every job runs exactly once; when one worker is killed (SIGKILL) in the middle of a
- * job, the other takes the job over once its lease has expired. Skipped, with a message, when
- * no server answers on 127.0.0.1:5432.
+ * job, the other takes the job over once its lease has expired; a job enqueued by one process
+ * wakes a sleeping `JobRunner` in another (LISTEN/NOTIFY). Skipped, with a message, when no
+ * server answers on 127.0.0.1:5432.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { JobQueue } from "@sigil/service/Pipeline/JobQueue"
@@ -15,6 +16,7 @@ import * as PgJobQueue from "../src/PgJobQueue.js"
 import { postgres } from "../testkit/database.js"
 
 const WORKER = fileURLToPath(new URL("./fixtures/worker.ts", import.meta.url))
+const RUNNER = fileURLToPath(new URL("./fixtures/runner.ts", import.meta.url))
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url))
 
 const pg = await postgres({ maxConnections: 4 })
@@ -27,8 +29,8 @@ interface Worker {
   readonly stderr: () => string
 }
 
-const spawnWorker = (config: Record<string, unknown>): Worker => {
-  const child = spawn(process.execPath, ["--import", "tsx", WORKER, JSON.stringify(config)], {
+const spawnWorker = (config: Record<string, unknown>, script = WORKER): Worker => {
+  const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(config)], {
     cwd: ROOT,
     stdio: ["pipe", "pipe", "pipe"]
   })
@@ -54,6 +56,21 @@ const spawnWorker = (config: Record<string, unknown>): Worker => {
     })
   return { child, line, exited, stderr: () => stderr }
 }
+
+/** Rejects when `promise` has not settled within `ms` (a deadline, not a wait). */
+const within = <A>(ms: number, what: string, promise: Promise<A>): Promise<A> => {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer))
+}
+
+/** Resolves once `condition` holds, looking every 20 ms; rejects after `ms`. */
+const until = (ms: number, what: string, condition: () => Promise<boolean>): Promise<void> =>
+  within(ms, what, (async () => {
+    while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20))
+  })())
 
 const go = (...workers: ReadonlyArray<Worker>) => {
   for (const w of workers) w.child.stdin!.write("GO\n")
@@ -155,5 +172,41 @@ describe.skipIf(pg === undefined)("JobQueue across two OS processes (Postgres)",
     const jobs = await jobsOf(kind)
     assert.isTrue(jobs.every((j) => j.status === "done"))
     assert.strictEqual(jobs.find((j) => j.id === hung)!.attempts, 2)
+  }, 180_000)
+
+  it("a job enqueued by this process wakes a JobRunner sleeping in another at once, and a delayed one at its time", async () => {
+    const kind = `wake-${crypto.randomUUID()}`
+    // The runner's safety poll is ten minutes: only a wake-up (or a due time it learnt of) brings
+    // it to a job within the deadlines below.
+    const runner = spawnWorker({ url: Redacted.value(pg!.url), kind, idleMs: 600_000 }, RUNNER)
+    try {
+      await within(60_000, "runner READY", runner.line("READY"))
+      // Its LISTEN connection is up once Postgres shows it (this process listens on nothing yet).
+      const listening = () =>
+        run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql<{ readonly n: number }>`SELECT count(*)::integer AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND query = ${`LISTEN "${PgJobQueue.WAKEUP_CHANNEL}"`}`))
+      await until(60_000, "runner LISTENing", async () => (await listening())[0]!.n > 0)
+      const enqueue = (runAt?: Date) =>
+        pg!.runtime.runPromise(
+          Effect.provide(Effect.flatMap(JobQueue, (q) => q.enqueue(kind, {}, new Date(), { runAt })), PgJobQueue.layerCrossProcess)
+        )
+
+      const enqueuedAt = Date.now()
+      const now = await enqueue()
+      const ranNow = await within(60_000, "the enqueued job run", runner.line(`RAN ${now} `))
+      console.log(`woken across processes: run ${Number(ranNow.split(" ")[2]) - enqueuedAt} ms after the enqueue`)
+
+      const runAt = new Date(Date.now() + 1500)
+      const later = await enqueue(runAt)
+      const ranLater = await within(60_000, "the delayed job run", runner.line(`RAN ${later} `))
+      assert.isAtLeast(Number(ranLater.split(" ")[2]), runAt.getTime(), "run before its time")
+      // Completed by the runner right after it said RAN.
+      await until(60_000, "both jobs done", async () => (await jobsOf(kind)).every((j) => j.status === "done"))
+      assert.strictEqual((await jobsOf(kind)).length, 2)
+    } finally {
+      runner.child.kill("SIGTERM")
+      await runner.exited
+    }
   }, 180_000)
 })
