@@ -30,6 +30,7 @@ import * as Body from "./Body.js"
 import * as Caller from "./Caller.js"
 import * as Errors from "./Errors.js"
 import * as PathIds from "./PathIds.js"
+import * as RequestHeaders from "./RequestHeaders.js"
 import * as RequestId from "./RequestId.js"
 
 /**
@@ -127,7 +128,8 @@ export const handlers = HttpApiBuilder.group(AdminApi, "Admin", (handlers) =>
       )))
 
 /**
- * Request id, body limit and the contract's error bodies around the admin router.
+ * Request id, body limit, one `Authorization` header and the contract's error bodies around the
+ * admin router. Every answer is `nosniff` and `no-store` (tenants' data and fresh API keys).
  *
  * @since 0.1.0
  * @category middleware
@@ -137,11 +139,16 @@ export const pipeline = (httpApp: HttpApp.Default): HttpApp.Default => {
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = yield* RequestId.make
-    const response = yield* Errors.catchAll(Effect.zipRight(Errors.refail(Body.checkDeclaredLength(request)), app)).pipe(
+    const checked = Effect.zipRight(Errors.refail(Body.checkDeclaredLength(request)), RequestHeaders.checkUnambiguous(request))
+    const response = yield* Errors.catchAll(Effect.zipRight(checked, app)).pipe(
       Body.withLimit,
       Effect.provideService(RequestId.RequestId, requestId)
     )
-    return HttpServerResponse.setHeader(response, RequestId.header, requestId)
+    return HttpServerResponse.setHeaders(response, {
+      [RequestId.header]: requestId,
+      "x-content-type-options": "nosniff",
+      "cache-control": "no-store"
+    })
   })
 }
 

@@ -226,7 +226,7 @@ export class RouteNotFound extends Schema.Class<RouteNotFound>("RouteNotFound")(
 ) {}
 
 // ---------------------------------------------------------------------------------------------
-// 409, 413, 422, 429, 500
+// 409, 413, 415, 422, 429, 500
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -272,6 +272,17 @@ export class CredentialAlreadyErased extends Schema.Class<CredentialAlreadyErase
 export class PayloadTooLarge extends Schema.Class<PayloadTooLarge>("PayloadTooLarge")(
   body("payload_too_large"),
   status(413, "`payload_too_large`: the body is over 40 MB.")
+) {}
+
+/**
+ * A body that is not declared `application/json` (decisions: api-contract-deviations.md).
+ *
+ * @since 0.1.0
+ * @category 415
+ */
+export class UnsupportedMediaType extends Schema.Class<UnsupportedMediaType>("UnsupportedMediaType")(
+  body("unsupported_media_type"),
+  status(415, "`unsupported_media_type`: the body is not declared `Content-Type: application/json` (UTF-8).")
 ) {}
 
 /**
@@ -394,6 +405,7 @@ export const all = [
   CredentialAlreadyRevoked,
   CredentialAlreadyErased,
   PayloadTooLarge,
+  UnsupportedMediaType,
   MonthlyQuotaExceeded,
   SigningKeyUnavailable,
   AnchoringChainUnavailable,

@@ -35,6 +35,34 @@ export class MalformedJson extends Data.TaggedError("MalformedJson")<{ readonly 
  */
 export class TooLarge extends Data.TaggedError("BodyTooLarge")<{ readonly message: string }> {}
 
+/**
+ * The body is not declared `application/json` (in UTF-8).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UnsupportedMediaType extends Data.TaggedError("UnsupportedMediaType")<{ readonly message: string }> {}
+
+/**
+ * Whether a `Content-Type` declares JSON in UTF-8: `application/json`, any case, with any
+ * parameters but a `charset` other than UTF-8 (JSON is UTF-8, RFC 8259).
+ *
+ * @since 0.1.0
+ * @category media types
+ */
+export const isJsonMediaType = (contentType: string | undefined): boolean => {
+  if (contentType === undefined) return false
+  const [type, ...parameters] = contentType.split(";")
+  if (type!.trim().toLowerCase() !== "application/json") return false
+  return parameters.every((p) => {
+    const [name, value] = p.split("=")
+    return name!.trim().toLowerCase() !== "charset" || /^"?utf-8"?$/i.test((value ?? "").trim())
+  })
+}
+
+const unsupported = () =>
+  new UnsupportedMediaType({ message: "The body must be sent as Content-Type: application/json (UTF-8)." })
+
 const tooLarge = () => new TooLarge({ message: `The body is over ${MAX_BYTES / 1024 / 1024} MB.` })
 
 /**
@@ -104,12 +132,16 @@ const read = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Read,
   )
 
 /**
- * The raw body, read once per request.
+ * The raw body, read once per request. A body that is not empty must be declared
+ * `application/json` (415 otherwise, after the size and before the encoding is looked at); an
+ * empty one may come without a type (its handler then says what is missing).
  *
  * @since 0.1.0
  * @category reading
  */
-export const text = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, MalformedJson | TooLarge> =>
+export const text = (
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<string, MalformedJson | TooLarge | UnsupportedMediaType> =>
   Effect.suspend(() => {
     const key = typeof request.source === "object" && request.source !== null ? request.source : request
     let cached = reads.get(key)
@@ -117,12 +149,15 @@ export const text = (request: HttpServerRequest.HttpServerRequest): Effect.Effec
       cached = Effect.runSync(Effect.cached(read(request)))
       reads.set(key, cached)
     }
-    return Effect.flatMap(cached, (result): Effect.Effect<string, MalformedJson | TooLarge> =>
-      result._tag === "Read"
-        ? Effect.succeed(result.text)
+    const json = isJsonMediaType(request.headers["content-type"])
+    return Effect.flatMap(cached, (result): Effect.Effect<string, MalformedJson | TooLarge | UnsupportedMediaType> =>
+      result._tag === "TooLarge"
+        ? Effect.fail(tooLarge())
+        : !json && !(result._tag === "Read" && result.text === "")
+        ? Effect.fail(unsupported())
         : result._tag === "NotUtf8"
         ? Effect.fail(new MalformedJson({ message: "The body is not valid UTF-8: send JSON encoded as UTF-8." }))
-        : Effect.fail(tooLarge()))
+        : Effect.succeed(result.text))
   })
 
 /**
@@ -131,7 +166,9 @@ export const text = (request: HttpServerRequest.HttpServerRequest): Effect.Effec
  * @since 0.1.0
  * @category reading
  */
-export const json = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<unknown, MalformedJson | TooLarge> =>
+export const json = (
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<unknown, MalformedJson | TooLarge | UnsupportedMediaType> =>
   Effect.flatMap(text(request), (body) => {
     if (body.trim() === "") return Effect.fail(new MalformedJson({ message: "The body is empty: send a JSON object." }))
     try {
@@ -150,4 +187,5 @@ export const json = (request: HttpServerRequest.HttpServerRequest): Effect.Effec
 export const decode = <A>(
   request: HttpServerRequest.HttpServerRequest,
   decoder: (u: unknown) => Effect.Effect<A, InvalidInput>
-): Effect.Effect<A, MalformedJson | TooLarge | InvalidInput> => Effect.flatMap(json(request), decoder)
+): Effect.Effect<A, MalformedJson | TooLarge | UnsupportedMediaType | InvalidInput> =>
+  Effect.flatMap(json(request), decoder)

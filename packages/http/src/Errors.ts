@@ -17,6 +17,7 @@ import { RequestId } from "./RequestId.js"
 const byTag = {
   MalformedJson: "invalid_json",
   BodyTooLarge: "payload_too_large",
+  UnsupportedMediaType: "unsupported_media_type",
   ApiKeyMissing: "api_key_missing",
   ApiKeyInvalid: "api_key_invalid",
   ApiKeyRevoked: "api_key_revoked",

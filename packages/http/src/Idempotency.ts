@@ -122,7 +122,7 @@ export const run = <R>(
   handle: Effect.Effect<HttpServerResponse.HttpServerResponse, never, R>
 ): Effect.Effect<
   HttpServerResponse.HttpServerResponse,
-  ApiErrors.InvalidFieldFormat | ApiErrors.IdempotencyKeyInUse | ApiErrors.IdempotencyKeyReused | ApiErrors.InvalidJson | ApiErrors.PayloadTooLarge,
+  ApiErrors.InvalidFieldFormat | ApiErrors.IdempotencyKeyInUse | ApiErrors.IdempotencyKeyReused | ApiErrors.InvalidJson | ApiErrors.PayloadTooLarge | ApiErrors.UnsupportedMediaType,
   R | IdempotencyStore
 > =>
   Effect.gen(function*() {

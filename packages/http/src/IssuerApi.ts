@@ -309,6 +309,7 @@ export class IssuerApi extends HttpApi.make("sigil")
   .addError(ApiErrors.IpNotAllowed)
   .addError(ApiErrors.TierRequired)
   .addError(ApiErrors.PayloadTooLarge)
+  .addError(ApiErrors.UnsupportedMediaType)
   .addError(ApiErrors.RateLimited)
   .addError(ApiErrors.InternalError)
   .annotate(HttpApi.AdditionalSchemas, [

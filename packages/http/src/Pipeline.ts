@@ -42,6 +42,7 @@ import * as Errors from "./Errors.js"
 import * as Idempotency from "./Idempotency.js"
 import { IssuerApi } from "./IssuerApi.js"
 import * as RateLimitHeaders from "./RateLimitHeaders.js"
+import * as RequestHeaders from "./RequestHeaders.js"
 import * as RequestId from "./RequestId.js"
 
 /**
@@ -166,8 +167,10 @@ export const make = (options: Options = {}) => (httpApp: HttpApp.Default): HttpA
         : requiresKey(path)
         ? authenticated(app, request, path, options)
         : app
-    // 2. A declared length over the limit is refused before anything else; reads are capped.
-    const response = yield* Errors.catchAll(Effect.zipRight(Errors.refail(Body.checkDeclaredLength(request)), routed)).pipe(
+    // 2. A declared length over the limit, or a repeated Authorization or Idempotency-Key, is
+    // refused before anything else; reads are capped.
+    const checked = Effect.zipRight(Errors.refail(Body.checkDeclaredLength(request)), RequestHeaders.checkUnambiguous(request))
+    const response = yield* Errors.catchAll(Effect.zipRight(checked, routed)).pipe(
       Body.withLimit,
       Effect.provideService(RequestId.RequestId, requestId)
     )

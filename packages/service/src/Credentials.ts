@@ -20,7 +20,8 @@ import { EmailDeliveryStore } from "./Email/EmailDeliveryStore.js"
 import * as Events from "./Events.js"
 import type { EventStore } from "./Events/EventStore.js"
 import type { CredentialId } from "@sigil/core/Ids"
-import type { ErasureRequest, RevocationRequest } from "./Inputs/CredentialInputs.js"
+import { checkErasureRequest, type ErasureRequest, type RevocationRequest } from "./Inputs/CredentialInputs.js"
+import type { InvalidInput } from "./Inputs/InputErrors.js"
 import { JobQueue } from "./Pipeline/JobQueue.js"
 import { Settings } from "./Settings.js"
 import { StatusSlotStore } from "./Credentials/StatusSlotStore.js"
@@ -168,7 +169,8 @@ const redactName = (document: JsonObject): JsonObject => {
  * Erases the recipient's personal data: 409 `credential_already_erased` the second time. The
  * answer says truthfully whether the stored credential stays verifiable: yes when the name was
  * only hashed into it (or it is not signed yet: it will be signed without the name), no when
- * the name is in clear (holders' copies still verify).
+ * the name is in clear (holders' copies still verify). A `verified_at` in the future (beyond the
+ * clock skew allowed) is `InvalidInput`, before anything is looked up.
  *
  * @since 0.1.0
  * @category operations
@@ -180,10 +182,10 @@ export const erase = (
   now: Date
 ): Effect.Effect<
   ErasureResponse,
-  CredentialNotFound | CredentialState.CredentialAlreadyErased,
+  CredentialNotFound | CredentialState.CredentialAlreadyErased | InvalidInput,
   Transactor | BatchStore | EventStore | WebhookEndpointStore | JobQueue | EmailDeliveryStore
 > =>
-  Effect.flatMap(Transactor, (transactor) =>
+  Effect.zipRight(checkErasureRequest(request, now), Effect.flatMap(Transactor, (transactor) =>
     transactor.withTransaction(Effect.gen(function*() {
       const store = yield* BatchStore
       const record = yield* find(principal, id)
@@ -223,4 +225,4 @@ export const erase = (
         now
       })
       return { id, erased: true as const, erased_at: now.toISOString(), verification_status_after_erasure: status }
-    })))
+    }))))

@@ -332,6 +332,21 @@ const rows: ReadonlyArray<Row> = [
       value: date,
       code: "invalid_field_format"
     })),
+  // Sane ranges (issue #18, defect 5): issuanceDate from 1900 to before 2200, expirationDate
+  // before 2300.
+  ...["0000-01-01T00:00:00Z", "1899-12-31T23:59:59.999999999Z", "2200-01-01T00:00:00Z", "9999-12-31T23:59:59Z"]
+    .map((date): Row => ({
+      name: `issuanceDate ${date} is out of range`,
+      path: [...c0, "issuanceDate"],
+      value: date,
+      code: "invalid_field_format"
+    })),
+  ...["2300-01-01T00:00:00Z", "9999-12-31T23:59:59Z"].map((date): Row => ({
+    name: `expirationDate ${date} is out of range`,
+    path: [...c0, "expirationDate"],
+    value: date,
+    code: "invalid_field_format"
+  })),
   { name: "expirationDate is a number", path: [...c0, "expirationDate"], value: 5, code: "invalid_field_format" },
   {
     name: "expirationDate is not a date",
@@ -466,7 +481,15 @@ describe("Inputs", () => {
         yield* decodeBatch(edit(validBatch(), [...c0, "recipient", "name"], "x".repeat(500)))
         yield* decodeBatch(edit(validBatch(), [...c0, "recipient", "name"], "😀".repeat(500)))
         yield* decodeBatch(edit(validBatch(), [...c0, "achievement", "name"], "é".repeat(1000)))
-        for (const date of ["2024-02-29T00:00:00Z", "2000-02-29T23:59:59.999999999Z", "2025-06-30T12:00:00.5+00:00"]) {
+        for (
+          const date of [
+            "2024-02-29T00:00:00Z",
+            "2000-02-29T23:59:59.999999999Z",
+            "2025-06-30T12:00:00.5+00:00",
+            "1900-01-01T00:00:00Z",
+            "2199-12-31T23:59:59.999999999Z"
+          ]
+        ) {
           yield* decodeBatch(edit(edit(validBatch(), [...c0, "issuanceDate"], date), [...c0, "expirationDate"], REMOVE))
         }
         const email = `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.org`
@@ -655,6 +678,16 @@ describe("Inputs", () => {
       }))
   })
 
+  it.effect("verified_at: not in the future beyond 5 minutes of clock skew (checked against the request's time)", () =>
+    Effect.gen(function*() {
+      const now = new Date("2026-01-01T00:00:00Z")
+      const at = (iso: string) => CredentialInputs.checkErasureRequest({ requester: "dpo", verified_at: iso }, now)
+      yield* at("2025-12-31T23:59:59Z")
+      yield* at("2026-01-01T00:05:00Z")
+      const error = yield* Effect.flip(at("2026-01-01T00:05:00.001Z"))
+      assert.deepStrictEqual([error.code, error.field], ["invalid_field_format", "verified_at"])
+    }))
+
   describe("the other requests", () => {
     const cases: ReadonlyArray<{
       readonly name: string
@@ -691,6 +724,9 @@ describe("Inputs", () => {
           [["verified_at"], "2025-07-01", "invalid_field_format"],
           [["verified_at"], "2025-07-32T08:00:00Z", "invalid_field_format"],
           [["verified_at"], 1751356800, "invalid_field_format"],
+          [["verified_at"], "0000-01-01T00:00:00Z", "invalid_field_format"],
+          [["verified_at"], "1999-12-31T23:59:59Z", "invalid_field_format"],
+          [["verified_at"], "9999-12-31T23:59:59Z", "invalid_field_format"],
           [[], "erase", "invalid_field_format"]
         ]
       },
@@ -846,7 +882,8 @@ describe("Inputs", () => {
     )
 
     const Y1900 = Date.UTC(1900, 0, 1)
-    const Y2200 = Date.UTC(2200, 0, 1)
+    // The last instant issuanceDate accepts (before 2200-01-01).
+    const Y2200 = Date.UTC(2200, 0, 1) - 1
     /** A valid credential as sent, and the value it must decode to. */
     const credential = fc.record({
       recipient,
@@ -925,7 +962,8 @@ describe("Inputs", () => {
         }),
         erasure: fc.record({
           requester: fc.constantFrom("recipient", "dpo", "supervisory_authority"),
-          verified_at: dateTime(Y1900, Y2200)
+          // From 2000 (the range verified_at accepts) to a past instant.
+          verified_at: dateTime(Date.UTC(2000, 0, 1), Date.UTC(2025, 0, 1))
         }),
         tenant: fc.record({
           display_name: text(50),

@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect"
 import * as Formats from "../internal/inputFormats.js"
 import * as S from "../internal/inputSchemas.js"
 import { decodeUnknown, type InvalidInput } from "./InputErrors.js"
-import { Email, RecipientId, Uri, UtcDateTime } from "./InputFormats.js"
+import { Email, ExpirationDate, IssuanceDate, RecipientId, Uri } from "./InputFormats.js"
 
 /**
  * @since 0.1.0
@@ -156,10 +156,10 @@ const CredentialInputWire = S.object(
   Schema.Struct({
     recipient: RecipientInput,
     achievement: AchievementInput,
-    issuanceDate: UtcDateTime.annotations({ description: "When the credential is issued (UTC)." }),
+    issuanceDate: IssuanceDate.annotations({ description: "When the credential is issued (UTC), from 1900 to 2199." }),
     expirationDate: S.optional(
-      Schema.NullOr(UtcDateTime).annotations({
-        ...S.rule({ expected: "an ISO 8601 UTC date-time such as 2026-06-30T12:00:00Z, or null" }),
+      Schema.NullOr(ExpirationDate).annotations({
+        ...S.rule({ expected: "an ISO 8601 UTC date-time before 2300-01-01, such as 2030-06-30T12:00:00Z, or null" }),
         description: "When the credential expires (UTC); absent or null for a non-expiring credential."
       })
     ),

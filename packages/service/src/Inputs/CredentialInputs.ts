@@ -7,8 +7,8 @@
 import * as CredentialState from "@sigil/core/CredentialState"
 import { Effect, Schema } from "effect"
 import * as S from "../internal/inputSchemas.js"
-import { decodeUnknown, type InvalidInput } from "./InputErrors.js"
-import { UtcDateTime } from "./InputFormats.js"
+import { decodeUnknown, InvalidInput } from "./InputErrors.js"
+import { MAX_CLOCK_SKEW_MS, VerifiedAt } from "./InputFormats.js"
 
 const REASON_CODES = CredentialState.REVOCATION_REASON_CODES
 
@@ -74,7 +74,9 @@ export type RevocationRequest = typeof RevocationRequest.Type
 export const ErasureRequest = S.object(
   Schema.Struct({
     requester: ErasureRequester,
-    verified_at: UtcDateTime.annotations({ description: "When the issuer verified the request was legitimate." })
+    verified_at: VerifiedAt.annotations({
+      description: "When the issuer verified the request was legitimate: from 2000-01-01, not in the future."
+    })
   })
 ).annotations({ identifier: "ErasureRequest", parseOptions: { errors: "all" } })
 /**
@@ -98,3 +100,21 @@ export const decodeRevocationRequest: (u: unknown) => Effect.Effect<RevocationRe
 export const decodeErasureRequest: (u: unknown) => Effect.Effect<ErasureRequest, InvalidInput> = decodeUnknown(
   ErasureRequest
 )
+
+/**
+ * What the schema cannot know: `verified_at` must not be later than `now` (the request's time)
+ * plus `MAX_CLOCK_SKEW_MS`. An erasure verified in the future is a typo or a forgery.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const checkErasureRequest = (request: ErasureRequest, now: Date): Effect.Effect<ErasureRequest, InvalidInput> =>
+  Date.parse(request.verified_at) <= now.getTime() + MAX_CLOCK_SKEW_MS
+    ? Effect.succeed(request)
+    : Effect.fail(
+      new InvalidInput({
+        code: "invalid_field_format",
+        field: "verified_at",
+        message: "Invalid verified_at: must not be in the future (more than 5 minutes ahead of the server's clock)"
+      })
+    )

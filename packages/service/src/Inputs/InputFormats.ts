@@ -12,8 +12,10 @@
  * Decisions where the contract is silent:
  * - Date-times (`issuanceDate`, `expirationDate`, `verified_at`): `YYYY-MM-DDTHH:MM:SS`, an
  *   optional fraction of 1 to 9 digits, then `Z` or `+00:00`; a real calendar date (proleptic
- *   Gregorian, years 0000–9999, no leap second). Decoded to the same string with `Z` for
- *   `+00:00`; the fraction is kept as sent.
+ *   Gregorian, no leap second). Decoded to the same string with `Z` for `+00:00`; the fraction
+ *   is kept as sent. Sane ranges: `issuanceDate` from 1900-01-01 to before 2200-01-01,
+ *   `expirationDate` before 2300-01-01, `verified_at` from 2000-01-01 and not later than the
+ *   request's time plus 5 minutes of clock skew (`CredentialInputs.checkErasureRequest`).
  * - `expirationDate`: absent or `null` means non-expiring (decoded: absent). When present it must
  *   be strictly after `issuanceDate` (compared as instants), else `invalid_field_format` on
  *   `expirationDate`.
@@ -68,6 +70,74 @@ import * as S from "../internal/inputSchemas.js"
  * @category formats
  */
 export const UtcDateTime = S.utcDateTime.annotations({ examples: ["2025-06-30T12:00:00Z"] })
+
+/**
+ * The instants `issuanceDate` accepts: 1900-01-01 to before 2200-01-01 (a diploma of the 19th
+ * century or of the 23rd is a typo, and year 0 or 9999 is a probe).
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const ISSUANCE_DATE_RANGE = { from: "1900-01-01T00:00:00", before: "2200-01-01T00:00:00" } as const
+
+/**
+ * The instants `expirationDate` accepts (besides being after `issuanceDate`): before 2300-01-01.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const EXPIRATION_DATE_RANGE = { from: "1900-01-01T00:00:00", before: "2300-01-01T00:00:00" } as const
+
+/**
+ * The instants `verified_at` accepts from the format alone: from 2000-01-01 (no erasure request
+ * was verified before GDPR-era services existed, and year 0 is a probe); it must also not be
+ * in the future (`MAX_CLOCK_SKEW_MS`).
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const VERIFIED_AT_RANGE = { from: "2000-01-01T00:00:00", before: "2200-01-01T00:00:00" } as const
+
+/**
+ * How far in the future a `verified_at` may be: the issuer's clock may run ahead of Sigil's.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const MAX_CLOCK_SKEW_MS = 5 * 60_000
+
+/**
+ * `issuanceDate`: a `UtcDateTime` within `ISSUANCE_DATE_RANGE`.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const IssuanceDate = S.utcDateTimeIn(
+  ISSUANCE_DATE_RANGE,
+  "an ISO 8601 UTC date-time from 1900-01-01 to before 2200-01-01, such as 2025-06-30T12:00:00Z"
+).annotations({ examples: ["2025-06-30T12:00:00Z"] })
+
+/**
+ * `expirationDate`: a `UtcDateTime` within `EXPIRATION_DATE_RANGE`.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const ExpirationDate = S.utcDateTimeIn(
+  EXPIRATION_DATE_RANGE,
+  "an ISO 8601 UTC date-time before 2300-01-01, such as 2030-06-30T12:00:00Z, or null"
+).annotations({ examples: ["2030-06-30T12:00:00Z"] })
+
+/**
+ * `verified_at`: a `UtcDateTime` within `VERIFIED_AT_RANGE`.
+ *
+ * @since 0.1.0
+ * @category formats
+ */
+export const VerifiedAt = S.utcDateTimeIn(
+  VERIFIED_AT_RANGE,
+  "an ISO 8601 UTC date-time from 2000-01-01, not in the future, such as 2025-07-01T08:00:00Z"
+).annotations({ examples: ["2025-07-01T08:00:00Z"] })
 
 /**
  * An absolute URI with a scheme.

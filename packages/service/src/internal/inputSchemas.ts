@@ -76,29 +76,54 @@ export const httpUrl = Schema.String.pipe(
 }))
 
 /**
- * An ISO 8601 UTC date-time, decoded to its normalized form (`Z` for `+00:00`).
+ * The instants a date-time field accepts: from `from` (inclusive) to `before` (exclusive), both
+ * `YYYY-MM-DDTHH:MM:SS` in UTC.
  *
  * @internal
  */
-export const utcDateTime = Schema.transform(
-  Schema.String.pipe(
-    Schema.filter((s) => {
-      const parsed = Formats.parseUtcDateTime(s)
-      return "reason" in parsed ? parsed.reason : true
-    }, { jsonSchema: { format: "date-time" } })
-  ),
-  Schema.String,
-  {
-    strict: true,
-    decode: (s) => {
-      const parsed = Formats.parseUtcDateTime(s)
-      return "normalized" in parsed ? parsed.normalized : s
-    },
-    encode: (s) => s
-  }
-).annotations(rule({
-  expected: "an ISO 8601 UTC date-time such as 2025-06-30T12:00:00Z (fraction of up to 9 digits allowed; Z or +00:00)"
-}))
+export interface DateRange {
+  readonly from: string
+  readonly before: string
+}
+
+const DEFAULT_DATE_EXPECTED = "an ISO 8601 UTC date-time such as 2025-06-30T12:00:00Z (fraction of up to 9 digits allowed; Z or +00:00)"
+
+/**
+ * An ISO 8601 UTC date-time, decoded to its normalized form (`Z` for `+00:00`); within `range`
+ * when one is given (a sort key `YYYY-MM-DDTHH:MM:SS.fffffffff` compares with the bounds as a
+ * string).
+ *
+ * @internal
+ */
+export const utcDateTimeIn = (range?: DateRange, expected = DEFAULT_DATE_EXPECTED) =>
+  Schema.transform(
+    Schema.String.pipe(
+      Schema.filter((s) => {
+        const parsed = Formats.parseUtcDateTime(s)
+        if ("reason" in parsed) return parsed.reason
+        if (range !== undefined && (parsed.sortKey < range.from || parsed.sortKey >= range.before)) {
+          return `must be from ${range.from}Z and before ${range.before}Z`
+        }
+        return true
+      }, { jsonSchema: { format: "date-time" } })
+    ),
+    Schema.String,
+    {
+      strict: true,
+      decode: (s) => {
+        const parsed = Formats.parseUtcDateTime(s)
+        return "normalized" in parsed ? parsed.normalized : s
+      },
+      encode: (s) => s
+    }
+  ).annotations(rule({ expected }))
+
+/**
+ * An ISO 8601 UTC date-time of any year the format allows (0000–9999).
+ *
+ * @internal
+ */
+export const utcDateTime = utcDateTimeIn()
 
 const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
