@@ -5,7 +5,10 @@
 import { assert, layer } from "@effect/vitest"
 import { Duration, Effect, type Layer, Option } from "effect"
 import * as Ids from "@sigil/core/Ids"
+import * as Pipeline from "../src/Pipeline.js"
 import * as JobQueue from "../src/Pipeline/JobQueue.js"
+import * as JobRunner from "../src/Pipeline/JobRunner.js"
+import * as Jobs from "../src/Pipeline/Jobs.js"
 import * as Transactor from "../src/Transactor.js"
 import { at, plus, SECOND, unique } from "./fixtures.js"
 
@@ -163,6 +166,37 @@ export const jobQueueContract = <E>(name: string, stores: Layer.Layer<JobQueue.J
         assert.strictEqual(dead.lastError, "chain rejected the transaction")
         assert.isFalse(yield* q.kill(id, "w1", "again"))
         assert.isTrue(Option.isNone(yield* q.claim([kind], "w1", plus(t0, LEASE * 2), LEASE)))
+      }))
+
+    // The only test here with the pipeline's real kinds (the runner claims by kind); the rows
+    // are written as an older version or a hand-made INSERT would leave them.
+    it.effect("the pipeline's runner makes a job whose payload does not decode dead, with the reason, and never runs it", () =>
+      Effect.gen(function*() {
+        const q = yield* queue
+        const batchId = Ids.unsafeMake("bat")
+        const wrongType = yield* q.enqueue("sign_batch", { batch_id: 42 }, t0)
+        const missing = yield* q.enqueue("confirm_anchor", {}, plus(t0, 1))
+        const good = yield* Jobs.enqueue(Jobs.SignBatch.make({ batchId }), plus(t0, 2))
+        const ran: Array<Jobs.Job> = []
+        const record = (job: Jobs.Job) => Effect.as(Effect.sync(() => ran.push(job)), JobRunner.done)
+        const options = {
+          workerId: "w1",
+          lease: "30 seconds",
+          idle: "1 second",
+          concurrency: 1,
+          backoff: { baseMs: 1_000, capMs: 1_000 },
+          handlers: Pipeline.runnerHandlers({ SignBatch: record, ConfirmAnchor: record })
+        } as const
+        for (let i = 0; i < 3; i++) assert.isTrue(yield* JobRunner.runOne(options))
+        assert.isFalse(yield* JobRunner.runOne(options))
+        assert.deepStrictEqual(ran, [Jobs.SignBatch.make({ batchId })])
+        assert.strictEqual(Option.getOrThrow(yield* q.get(good)).status, "done")
+        for (const [id, kind] of [[wrongType, "sign_batch"], [missing, "confirm_anchor"]] as const) {
+          const job = Option.getOrThrow(yield* q.get(id))
+          assert.strictEqual(job.status, "dead", kind)
+          assert.strictEqual(job.attempts, 1, "dead on its first claim, not retried")
+          assert.isTrue(job.lastError?.startsWith(`malformed ${kind} payload: `), job.lastError)
+        }
       }))
 
     it.effect("a released job is claimable at once, its attempt not counted", () =>
