@@ -1,8 +1,12 @@
 /**
- * What `npm start` shows: on the first start a demo tenant with a test API key (kept in the
- * data directory so later starts can show it again), then a banner with the addresses, the
- * admin token, where e-mails go (SMTP, or the outbox directory and how many messages it holds)
- * and a curl line to try.
+ * What `npm start` shows: on the first start a demo tenant with a test API key, then a banner
+ * with the addresses, the admin token (only one Sigil generated), where e-mails go (SMTP, or
+ * the outbox directory and how many messages it holds) and a curl line to try.
+ *
+ * The demo key is printed once, by the start that created it, and kept nowhere: the data
+ * directory's `demo-tenant.json` holds only the tenant's and the key's ids, the store only the
+ * key's hash. A later start names the tenant and how to get a new key
+ * (`npm run admin -- keys create <tenant> --environment test`).
  *
  * @since 0.1.0
  */
@@ -18,14 +22,33 @@ import type { ServerConfig } from "./ServerConfig.js"
 
 const DEMO_FILE = "demo-tenant.json"
 
-interface Demo {
+/** What the data directory keeps of the demo tenant: ids, never the key. */
+interface Kept {
   readonly tenantId: string
-  readonly apiKey: string
+  readonly keyId?: string | undefined
+}
+
+/**
+ * The demo tenant, and its key when this start may show it (the start that created it; or the
+ * one that found it in a `demo-tenant.json` of an earlier version, which it then drops).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Demo extends Kept {
+  readonly apiKey: string | undefined
+}
+
+const keep = (file: string, kept: Kept) => {
+  // Written aside and renamed, so a crash never leaves the file half-written.
+  const temporary = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(temporary, `${JSON.stringify(kept, null, 2)}\n`, { mode: 0o600 })
+  fs.renameSync(temporary, file)
 }
 
 /**
  * Creates the demo tenant when the store has no tenant yet; returns it (from the data directory
- * on later starts, if this process made it).
+ * on later starts, if this data directory's server made it).
  *
  * @since 0.1.0
  * @category startup
@@ -33,15 +56,20 @@ interface Demo {
 export const demoTenant = (config: ServerConfig) =>
   Effect.gen(function*() {
     const file = path.join(config.dataDir, DEMO_FILE)
-    if (fs.existsSync(file)) return Option.some(JSON.parse(fs.readFileSync(file, "utf8")) as Demo)
+    if (fs.existsSync(file)) {
+      const stored = JSON.parse(fs.readFileSync(file, "utf8")) as Kept & { readonly apiKey?: string }
+      if (stored.apiKey === undefined) return Option.some<Demo>({ ...stored, apiKey: undefined })
+      // An earlier version kept the key in clear: show it this once more, and keep it no longer.
+      keep(file, { tenantId: stored.tenantId, keyId: stored.keyId })
+      return Option.some<Demo>({ tenantId: stored.tenantId, keyId: stored.keyId, apiKey: stored.apiKey })
+    }
     const existing = yield* Effect.flatMap(TenantStore, (s) => s.list())
     if (existing.length > 0 || !config.demoTenant) return Option.none<Demo>()
     const now = new Date(yield* Clock.currentTimeMillis)
     const tenant = yield* Tenants.create({ name: "Demo University", plan: "developer" }, now)
     const key = yield* Tenants.createKey(tenant.id as never, "test", now)
-    const demo: Demo = { tenantId: tenant.id, apiKey: key.key }
-    fs.writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 })
-    return Option.some(demo)
+    keep(file, { tenantId: tenant.id, keyId: key.id })
+    return Option.some<Demo>({ tenantId: tenant.id, keyId: key.id, apiKey: key.key })
   })
 
 const sampleBatch = JSON.stringify({
@@ -99,16 +127,31 @@ export const banner = (config: ServerConfig, secrets: Secrets, sources: Sources,
   }
   Option.match(demo, {
     onNone: () => lines.push("", "  Create a tenant and a key: npm run admin -- tenants create --name \"My University\" --plan starter"),
-    onSome: (d) =>
+    onSome: (d) => {
+      const newKey = `npm run admin -- keys create ${d.tenantId} --environment test`
+      if (d.apiKey === undefined) {
+        lines.push(
+          "",
+          `  Demo tenant     ${d.tenantId} (developer plan)`,
+          `  Test API key    ${d.keyId ?? "the demo key"}: printed on the first start only (Sigil keeps its hash, never the key)`,
+          `                  a new one: ${newKey}`,
+          "",
+          "Try it:",
+          `  curl -s ${api}/batches -H "Authorization: Bearer $KEY"`
+        )
+        return
+      }
       lines.push(
         "",
         `  Demo tenant     ${d.tenantId} (developer plan)`,
         `  Test API key    ${d.apiKey}`,
+        `                  shown this once: Sigil keeps its hash, never the key (a new one: ${newKey})`,
         "",
         "Try it:",
         `  curl -s -X POST ${api}/batches -H "Authorization: Bearer ${d.apiKey}" -H "Content-Type: application/json" -d '${sampleBatch}'`,
         `  curl -s ${api}/batches -H "Authorization: Bearer ${d.apiKey}"`
       )
+    }
   })
   lines.push("")
   return Console.log(lines.join("\n"))
