@@ -204,6 +204,7 @@ export const workersLayer = (config: ServerConfig) =>
     ? Layer.scopedDiscard(Effect.forkScoped(Workers.run({
       workerId: `sigil-${process.pid}-${randomUUID().slice(0, 8)}`,
       concurrency: config.workerConcurrency,
+      idle: Option.getOrUndefined(config.workerIdlePollMs),
       confirmEvery: usesDevnet(config) ? "500 millis" : "5 seconds",
       webhookSchedule: Option.getOrElse(config.webhookRetrySchedule, () => WebhookDelivery.DEFAULT_SCHEDULE_MS),
       mail: {

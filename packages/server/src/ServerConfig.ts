@@ -40,6 +40,11 @@ export interface ServerConfig {
   /** Delays before each webhook retry, in milliseconds (`WEBHOOK_RETRY_SCHEDULE`, e.g. `5s,5m,30m`). */
   readonly webhookRetrySchedule: Option.Option<ReadonlyArray<number>>
   readonly workerConcurrency: number
+  /**
+   * The longest an idle worker sleeps without a wake-up (`SIGIL_WORKER_IDLE_POLL`, default `15s`,
+   * 1s to 1h): the safety net should a wake-up be lost, and what an idle server costs its store.
+   */
+  readonly workerIdlePollMs: Option.Option<number>
   /** Whether this process runs workers at all (several API-only processes may share a database). */
   readonly workers: boolean
   /** Creates a demo tenant and prints its key on the first start. */
@@ -176,6 +181,9 @@ export const config: Config.Config<ServerConfig> = Config.map(Config.all({
   allowPrivateWebhookUrls: Config.option(Config.boolean("SIGIL_ALLOW_PRIVATE_WEBHOOK_URLS")),
   webhookRetrySchedule: Config.option(schedule),
   workerConcurrency: Config.integer("SIGIL_WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
+  workerIdlePollMs: Config.option(duration("SIGIL_WORKER_IDLE_POLL", "15s").pipe(
+    Config.validate({ message: "expected a duration from 1s to 1h such as 15s", validation: (ms) => ms >= 1000 && ms <= 3_600_000 })
+  )),
   workers: Config.boolean("SIGIL_WORKERS").pipe(Config.withDefault(true)),
   demoTenant: Config.boolean("SIGIL_DEMO_TENANT").pipe(Config.withDefault(true)),
   rateLimitPerMinute: Config.option(Config.integer("SIGIL_RATE_LIMIT_PER_MINUTE")),
