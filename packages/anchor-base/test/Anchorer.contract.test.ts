@@ -2,6 +2,8 @@
  * The Anchorer contract (`@sigil/service/testkit/Anchorer.contract`) on the embedded devnet:
  * BaseAnchor with a memory vault and journal, the chain read back over JSON-RPC.
  */
+import * as Ids from "@sigil/core/Ids"
+import * as KeyVault from "@sigil/service/Tenants/KeyVault"
 import { anchorerContract } from "@sigil/service/testkit/Anchorer.contract"
 import { Effect, Layer, Redacted } from "effect"
 import type { Hex } from "viem"
@@ -31,6 +33,12 @@ anchorerContract(
       addTenant: Effect.sync(() => {
         const tenant = vault.addTenant()
         return { tenantId: tenant.tenantId, sender: tenant.address }
+      }),
+      // Known to the vault by its signing key only (ed25519): nothing to anchor with.
+      addTenantWithoutKey: Effect.sync(() => {
+        const tenantId = Ids.unsafeMake("tnt")
+        vault.seed(tenantId, "ed25519", KeyVault.generateKeyPair("ed25519").secretKey, new Date(Date.now() - 3_600_000))
+        return tenantId
       }),
       onChain: (txHash) =>
         Effect.map(call<{ readonly from: string; readonly input: Hex } | null>("eth_getTransactionByHash", txHash), (tx) =>

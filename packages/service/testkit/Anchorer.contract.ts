@@ -4,12 +4,16 @@
  * however often `submit` and `confirm` are called, even concurrently; followed to a final,
  * stable answer.
  *
+ * A tenant with no key to anchor with is refused for good (`AnchorRejected`: the batch fails),
+ * never taken for an outage to wait out (`ChainUnavailable`).
+ *
  * The harness gives each test a fresh world: an `Anchorer`, a way to add a tenant (its sender
- * address is what the chain must show), and what the chain itself recorded for a transaction,
- * read independently of the anchorer (on the devnet: the transaction by hash over JSON-RPC).
+ * address is what the chain must show) or one without an anchoring key, and what the chain itself
+ * recorded for a transaction, read independently of the anchorer (on the devnet: the transaction
+ * by hash over JSON-RPC).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Duration, Effect, Schedule, type Scope } from "effect"
+import { Duration, Effect, Either, Schedule, type Scope } from "effect"
 import * as Chains from "@sigil/core/Chains"
 import * as Hex from "@sigil/core/Hex"
 import type { Hash32 } from "@sigil/core/Hex"
@@ -29,6 +33,8 @@ export interface World {
   readonly chain: Chains.ChainName
   /** A new tenant able to anchor, and the address its transactions must come from. */
   readonly addTenant: Effect.Effect<{ readonly tenantId: TenantId; readonly sender: string }>
+  /** A tenant with no key to anchor with. */
+  readonly addTenantWithoutKey: Effect.Effect<TenantId>
   /** The transaction as the chain has it, or `undefined` when the chain has no such transaction. */
   readonly onChain: (txHash: Hash32) => Effect.Effect<OnChain | undefined>
 }
@@ -114,6 +120,18 @@ export const anchorerContract = <E>(name: string, world: Effect.Effect<World, E,
         for (const r of [first, second]) yield* Effect.retry(w.anchorer.submit(r), retryWhileUnavailable)
         const [f1, f2] = yield* Effect.forEach([first, second], (r) => untilFinal(w.anchorer, r))
         assert.notStrictEqual(f1!.txHash, f2!.txHash)
+      }))
+
+    it.scopedLive("a tenant with no key to anchor with is refused for good, on submit and on confirm", () =>
+      Effect.gen(function*() {
+        const w = yield* world
+        const request = requestFor(w, yield* w.addTenantWithoutKey)
+        const attempts: ReadonlyArray<Effect.Effect<unknown, Anchorer.AnchorError>> = [w.anchorer.submit(request), w.anchorer.confirm(request)]
+        for (const attempt of attempts) {
+          const outcome = yield* Effect.either(Effect.retry(attempt, retryWhileUnavailable))
+          assert.isTrue(Either.isLeft(outcome), "refused")
+          if (Either.isLeft(outcome)) assert.strictEqual(outcome.left._tag, "AnchorRejected")
+        }
       }))
   })
 }

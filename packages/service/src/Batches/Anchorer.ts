@@ -103,16 +103,23 @@ export class Anchorer extends Context.Tag("@sigil/service/Batches/Anchorer")<Anc
  * @category constructors
  */
 export const makeInstant = (options: {
-  readonly sender: (tenantId: TenantId) => string
+  /** The tenant's anchoring address; `undefined` when it has none (refused, as Base refuses it). */
+  readonly sender: (tenantId: TenantId) => string | undefined
   readonly now: () => Date
   readonly onFinal?: (request: AnchorRequest, status: Extract<Status, { _tag: "Final" }>) => void
 }): Service => {
   const finals = new Map<string, Extract<Status, { _tag: "Final" }>>()
   let block = 0
-  const anchor = (request: AnchorRequest) =>
-    Effect.sync(() => {
+  const anchor = (request: AnchorRequest): Effect.Effect<Extract<Status, { _tag: "Final" }>, AnchorRejected> =>
+    Effect.suspend(() => {
       const existing = finals.get(request.batchId)
-      if (existing !== undefined) return existing
+      if (existing !== undefined) return Effect.succeed(existing)
+      const sender = options.sender(request.tenantId)
+      if (sender === undefined) {
+        return Effect.fail(
+          new AnchorRejected({ chain: request.chain, message: `tenant ${request.tenantId} has no key to anchor with` })
+        )
+      }
       const chainId = Chains.byName(request.chain).chainId
       const txHash = fakeTxHash(request)
       const status = {
@@ -121,11 +128,11 @@ export const makeInstant = (options: {
         txHash,
         blockNumber: ++block,
         blockTimestamp: options.now(),
-        sender: options.sender(request.tenantId)
+        sender
       }
       finals.set(request.batchId, status)
       options.onFinal?.(request, status)
-      return status
+      return Effect.succeed(status)
     })
   return {
     submit: (request) =>
