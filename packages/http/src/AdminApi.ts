@@ -276,6 +276,11 @@ export class AdminApi extends HttpApi.make("sigil-admin")
   .addError(ApiErrors.PayloadTooLarge)
   .addError(ApiErrors.UnsupportedMediaType)
   .addError(ApiErrors.InternalError)
-  .annotate(HttpApi.AdditionalSchemas, [ApiErrors.RouteNotFound])
+  .annotate(HttpApi.AdditionalSchemas, [
+    ApiErrors.RouteNotFound,
+    ApiErrors.MalformedRequest,
+    ApiErrors.RequestTimeout,
+    ApiErrors.RequestHeaderFieldsTooLarge
+  ])
   .annotateContext(OpenApi.annotations({ title: "Sigil administrative channel", version: "1.0.0" }))
 {}

@@ -341,6 +341,37 @@ export class InternalError extends Schema.Class<InternalError>("InternalError")(
 ) {}
 
 // ---------------------------------------------------------------------------------------------
+// requests Node's HTTP parser refuses (no route, no handler: `ClientErrors`)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * @since 0.1.0
+ * @category parser
+ */
+export class MalformedRequest extends Schema.Class<MalformedRequest>("MalformedRequest")(
+  body("malformed_request"),
+  status(400, "`malformed_request`: the request is not valid HTTP/1.1 (request line, headers or framing).")
+) {}
+
+/**
+ * @since 0.1.0
+ * @category parser
+ */
+export class RequestTimeout extends Schema.Class<RequestTimeout>("RequestTimeout")(
+  body("request_timeout"),
+  status(408, "`request_timeout`: the request was not received in time.")
+) {}
+
+/**
+ * @since 0.1.0
+ * @category parser
+ */
+export class RequestHeaderFieldsTooLarge extends Schema.Class<RequestHeaderFieldsTooLarge>("RequestHeaderFieldsTooLarge")(
+  body("request_header_fields_too_large"),
+  status(431, "`request_header_fields_too_large`: the request line (the URL) and headers are over 16 KB together.")
+) {}
+
+// ---------------------------------------------------------------------------------------------
 // the administrative channel
 // ---------------------------------------------------------------------------------------------
 
@@ -411,6 +442,9 @@ export const all = [
   AnchoringChainUnavailable,
   RateLimited,
   InternalError,
+  MalformedRequest,
+  RequestTimeout,
+  RequestHeaderFieldsTooLarge,
   AdminTokenInvalid,
   ApiKeyNotFound,
   KeyVaultUnavailable

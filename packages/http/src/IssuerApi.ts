@@ -314,6 +314,9 @@ export class IssuerApi extends HttpApi.make("sigil")
   .addError(ApiErrors.InternalError)
   .annotate(HttpApi.AdditionalSchemas, [
     ApiErrors.RouteNotFound,
+    ApiErrors.MalformedRequest,
+    ApiErrors.RequestTimeout,
+    ApiErrors.RequestHeaderFieldsTooLarge,
     ApiErrors.EnvironmentMismatch,
     Resources.CreatedWebhookEndpoint
   ])

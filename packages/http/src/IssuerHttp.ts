@@ -27,6 +27,7 @@ import { Effect, Layer } from "effect"
 import * as Authentication from "./Authentication.js"
 import * as BatchesHttp from "./BatchesHttp.js"
 import * as CredentialsHttp from "./CredentialsHttp.js"
+import * as DocsPage from "./DocsPage.js"
 import * as IssuerApi from "./IssuerApi.js"
 import * as Pipeline from "./Pipeline.js"
 import * as TenantsHttp from "./TenantsHttp.js"
@@ -74,7 +75,8 @@ export const openApiRoute: Layer.Layer<never> = HttpApiBuilder.Router.use((route
 )
 
 /**
- * `GET /v1/docs`: Swagger UI over the document (its assets are inlined: no CDN needed).
+ * `GET /v1/docs`: Swagger UI over the document (its assets are inlined: no CDN needed), served
+ * with a Content-Security-Policy (`DocsPage`).
  *
  * @since 0.1.0
  * @category layers
@@ -88,7 +90,7 @@ export const docsRoute = HttpApiSwagger.layer({ path: "/v1/docs" })
  * @category layers
  */
 export const api = (options: Options = {}): Layer.Layer<HttpApi.Api, never, Requirements> =>
-  Layer.mergeAll(Pipeline.layer(options), openApiRoute, docsRoute).pipe(
+  Layer.mergeAll(Pipeline.layer(options), openApiRoute, docsRoute, DocsPage.layer).pipe(
     Layer.provideMerge(
       HttpApiBuilder.api(IssuerApi.IssuerApi).pipe(
         Layer.provide([BatchesHttp.layer, CredentialsHttp.layer, TenantsHttp.layer, WebhooksHttp.layer]),

@@ -27,12 +27,12 @@ import * as LocalIdentity from "@sigil/service/Tenants/LocalIdentity"
 import * as Settings from "@sigil/service/Settings"
 import * as WebhookDelivery from "@sigil/service/Webhooks/WebhookDelivery"
 import * as AdminHttp from "@sigil/http/AdminHttp"
+import * as ClientErrors from "@sigil/http/ClientErrors"
 import * as IssuerHttp from "@sigil/http/IssuerHttp"
 import * as PgStore from "@sigil/store-pg/PgStore"
 import * as PgStores from "@sigil/store-pg/PgStores"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { createHmac, randomUUID } from "node:crypto"
-import { createServer } from "node:http"
 import * as path from "node:path"
 import * as BrowserBundle from "./BrowserBundle.js"
 import * as MailerLive from "./MailerLive.js"
@@ -185,10 +185,11 @@ export const httpLayer = (config: ServerConfig, secrets: Secrets) => {
         rpc: VerifyPage.browserRpc({ publicBaseUrl: config.publicBaseUrl, devnet: usesDevnet(config), ...config.browserRpc })
       }).pipe(Layer.provide(BrowserBundle.layer))
     )),
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+    // Requests the parser refuses (a URL over 16 KB…) get the contract's error body too.
+    Layer.provide(NodeHttpServer.layer(() => ClientErrors.createServer(), { port: config.port, host: config.host }))
   )
   const admin = AdminHttp.layer({ token: secrets.adminToken }).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port: config.adminPort, host: "127.0.0.1" }))
+    Layer.provide(NodeHttpServer.layer(() => ClientErrors.createServer(), { port: config.adminPort, host: "127.0.0.1" }))
   )
   return Layer.merge(issuer, admin)
 }

@@ -9,8 +9,9 @@ import * as Settings from "@sigil/service/Settings"
 import * as WebhookSender from "@sigil/service/Webhooks/WebhookSender"
 import { Context, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
-import { createServer, request as httpRequest } from "node:http"
+import { request as httpRequest } from "node:http"
 import * as AdminHttp from "../../src/AdminHttp.js"
+import * as ClientErrors from "../../src/ClientErrors.js"
 import * as IssuerHttp from "../../src/IssuerHttp.js"
 
 /** The store ports the HTTP layers use (the issuer API's, and the key vault of the admin channel). */
@@ -109,7 +110,8 @@ const serve = (
 ): Effect.Effect<string> =>
   Effect.gen(function*() {
     const built = yield* Layer.buildWithScope(
-      Layer.provideMerge(layer, NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })).pipe(
+      // As the server does: parser errors answered with the contract's body (`ClientErrors`).
+      Layer.provideMerge(layer, NodeHttpServer.layer(() => ClientErrors.createServer(), { port: 0, host: "127.0.0.1" })).pipe(
         Layer.provide(Layer.succeedContext(context))
       ),
       scope
