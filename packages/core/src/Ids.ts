@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import { Effect, Schema } from "effect"
+import { randomBytes } from "@noble/hashes/utils.js"
 import { ulid } from "ulid"
 
 const prefixed = <B extends string>(prefix: string, brand: B) =>
@@ -66,6 +67,23 @@ type IdOf<P extends Prefix> = P extends "bat" ? BatchId
   : P extends "dlv" ? DeliveryId
   : RequestId
 
+// `ulid()` asks its PRNG for one value per random character, sixteen per id, and its default
+// PRNG makes a `getRandomValues` call for each: a tenth of the CPU of a request that only gets
+// an id and a 401. The same cryptographic randomness, drawn 4 KB at a time (ids are not secret,
+// but guessing the next one should stay as hard as before). A byte's low five bits are one
+// Crockford character, uniformly.
+let pool = new Uint8Array(0)
+let offset = 0
+const pooledRandom = (): number => {
+  if (offset === pool.length) {
+    pool = randomBytes(4096)
+    offset = 0
+  }
+  return (pool[offset++]! & 31) / 32
+}
+
+const fresh = (): string => ulid(undefined, pooledRandom)
+
 /**
  * A fresh id. ULIDs sort by creation time, which keyset pagination relies on.
  *
@@ -73,7 +91,7 @@ type IdOf<P extends Prefix> = P extends "bat" ? BatchId
  * @category constructors
  */
 export const make = <P extends Prefix>(prefix: P): Effect.Effect<IdOf<P>> =>
-  Effect.sync(() => `${prefix}_${ulid()}` as IdOf<P>)
+  Effect.sync(() => `${prefix}_${fresh()}` as IdOf<P>)
 
 /**
  * The same, outside Effect.
@@ -81,7 +99,7 @@ export const make = <P extends Prefix>(prefix: P): Effect.Effect<IdOf<P>> =>
  * @since 0.1.0
  * @category constructors
  */
-export const unsafeMake = <P extends Prefix>(prefix: P): IdOf<P> => `${prefix}_${ulid()}` as IdOf<P>
+export const unsafeMake = <P extends Prefix>(prefix: P): IdOf<P> => `${prefix}_${fresh()}` as IdOf<P>
 
 /**
  * The 26 characters after the prefix, lowercased: the `<suffix>` of a tenant's DID (decisions §3).
