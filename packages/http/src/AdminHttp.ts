@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import type { ChangeFeed } from "@sigil/service/ChangeFeed"
 import {
   type HttpApi,
   HttpApiBuilder,
@@ -48,7 +49,7 @@ export interface Options {
  * @since 0.1.0
  * @category models
  */
-export type Requirements = Transactor | TenantStore | KeyVault | AuditLog | Settings
+export type Requirements = Transactor | TenantStore | KeyVault | AuditLog | Settings | ChangeFeed
 
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest()
 

@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import type { ChangeFeed } from "@sigil/service/ChangeFeed"
 import { type HttpApi, HttpApiBuilder, HttpApiSwagger, type HttpRouter, type HttpServer, HttpServerResponse } from "@effect/platform"
 import type { AuditLog } from "@sigil/service/Access/AuditLog"
 import type { BatchStore } from "@sigil/service/Batches/BatchStore"
@@ -60,6 +61,7 @@ export type Requirements =
   | EmailDeliveryStore
   | Settings
   | WebhookSender
+  | ChangeFeed
 
 /**
  * `GET /v1/openapi.json`: the same document as `docs/openapi.json`.

@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import type { ChangeFeed } from "./ChangeFeed.js"
 import { Array as Arr, Effect, Either, Option, Redacted, Schema } from "effect"
 import type { Principal } from "./Access/Auth.js"
 import * as BatchState from "@sigil/core/BatchState"
@@ -117,7 +118,7 @@ export const create = (
 ): Effect.Effect<
   Views.Batch,
   MonthlyQuotaExceeded,
-  Transactor | TenantStore | BatchStore | EventStore | WebhookEndpointStore | JobQueue | StatusSlotStore | Settings
+  Transactor | TenantStore | BatchStore | EventStore | WebhookEndpointStore | JobQueue | StatusSlotStore | Settings | ChangeFeed
 > =>
   Effect.gen(function*() {
     const { tenant, environment } = principal

@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+import type { ChangeFeed } from "./ChangeFeed.js"
 import { Effect, Either, Option, Schema } from "effect"
 import type { Principal } from "./Access/Auth.js"
 import type { CredentialRecord } from "./Batches/BatchStore.js"
@@ -109,7 +110,7 @@ export const revoke = (
 ): Effect.Effect<
   RevocationResponse,
   CredentialNotFound | CredentialState.CredentialAlreadyRevoked,
-  Transactor | BatchStore | StatusSlotStore | EventStore | WebhookEndpointStore | JobQueue
+  Transactor | BatchStore | StatusSlotStore | EventStore | WebhookEndpointStore | JobQueue | ChangeFeed
 > =>
   Effect.flatMap(Transactor, (transactor) =>
     transactor.withTransaction(Effect.gen(function*() {
@@ -183,7 +184,7 @@ export const erase = (
 ): Effect.Effect<
   ErasureResponse,
   CredentialNotFound | CredentialState.CredentialAlreadyErased | InvalidInput,
-  Transactor | BatchStore | EventStore | WebhookEndpointStore | JobQueue | EmailDeliveryStore
+  Transactor | BatchStore | EventStore | WebhookEndpointStore | JobQueue | EmailDeliveryStore | ChangeFeed
 > =>
   Effect.zipRight(checkErasureRequest(request, now), Effect.flatMap(Transactor, (transactor) =>
     transactor.withTransaction(Effect.gen(function*() {

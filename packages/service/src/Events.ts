@@ -5,6 +5,8 @@
  *
  * @since 0.1.0
  */
+import * as ChangeFeed from "./ChangeFeed.js"
+import type { ChangeFeed as ChangeFeedTag } from "./ChangeFeed.js"
 import { Effect } from "effect"
 import type { JsonObject } from "@sigil/core/Document"
 import type { EventRecord } from "./Events/EventStore.js"
@@ -55,8 +57,11 @@ export const emit = (args: {
   readonly type: WebhookEventType
   readonly data: JsonObject
   readonly now: Date
-}): Effect.Effect<EventRecord, never, EventStore | WebhookEndpointStore | JobQueue> =>
+}): Effect.Effect<EventRecord, never, EventStore | WebhookEndpointStore | JobQueue | ChangeFeedTag> =>
   Effect.gen(function*() {
+    // Every event but a test ping is a change a public document may show (a credential's page
+    // and JSON, a status list): the caches of every process hear of it at the commit.
+    if (args.type !== "webhook.test") yield* ChangeFeed.announce(args.tenantId)
     const events = yield* EventStore
     const subscribers = yield* Effect.flatMap(WebhookEndpointStore, (s) => s.subscribers(args.tenantId, args.environment, args.type))
     const event: EventRecord = {

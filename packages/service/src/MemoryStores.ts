@@ -22,6 +22,7 @@ import * as KeyVault from "./Tenants/KeyVault.js"
 import * as RateLimiter from "./Access/RateLimiter.js"
 import * as StatusSlotStore from "./Credentials/StatusSlotStore.js"
 import * as TenantStore from "./Tenants/TenantStore.js"
+import * as ChangeFeed from "./ChangeFeed.js"
 import * as Transactor from "./Transactor.js"
 import * as WebhookEndpointStore from "./Webhooks/WebhookEndpointStore.js"
 
@@ -45,6 +46,7 @@ export type Ports =
   | AnchorJournal.AnchorJournal
   | EmailDeliveryStore.EmailDeliveryStore
   | KeyVault.KeyVault
+  | ChangeFeed.ChangeFeed
 
 /**
  * The anchor journal in the shared memory store (core's `AnchorJournal.layerMemory` keeps its
@@ -75,5 +77,6 @@ export const layer: Layer.Layer<Ports | Transactor.MemoryStore> = Layer.mergeAll
   StatusSlotStore.layerMemory,
   JobQueue.layerMemory,
   EmailDeliveryStore.layerMemory,
-  anchorJournalLayer
+  anchorJournalLayer,
+  ChangeFeed.layerLocal
 ).pipe(Layer.provideMerge(Transactor.layerMemory), Layer.merge(KeyVault.layerMemory))

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import * as ChangeFeed from "./ChangeFeed.js"
 import { Effect, Option, Schema } from "effect"
 import * as ApiKeys from "./Access/ApiKeys.js"
 import type { Principal } from "./Access/Auth.js"
@@ -73,7 +74,7 @@ export const update = (
   principal: Principal,
   request: TenantUpdate,
   now: Date
-): Effect.Effect<Views.TenantView, TierRequired | TenantNotFound, TenantStore | Settings> =>
+): Effect.Effect<Views.TenantView, TierRequired | TenantNotFound, TenantStore | Settings | ChangeFeed.ChangeFeed> =>
   Effect.gen(function*() {
     const { tenant } = principal
     if (request.verify_page_branding !== undefined && !Plans.limits[tenant.plan].verifyPageBranding) {
@@ -97,6 +98,8 @@ export const update = (
     }
     const updated = yield* Effect.flatMap(TenantStore, (s) => s.update(tenant.id, patch))
     if (Option.isNone(updated)) return yield* new TenantNotFound({ id: tenant.id })
+    // Names, the awarding body and branding show on the tenant's pages and profile.
+    yield* ChangeFeed.announce(tenant.id)
     return yield* current({ ...principal, tenant: updated.value }, now)
   })
 
@@ -152,7 +155,7 @@ export interface EmailDeliveryUpdate {
 export const create = (
   request: { readonly name: string; readonly plan: Plan },
   now: Date
-): Effect.Effect<AdminTenant, SigningKeyUnavailable, Transactor | TenantStore | KeyVault | Settings> =>
+): Effect.Effect<AdminTenant, SigningKeyUnavailable, Transactor | TenantStore | KeyVault | Settings | ChangeFeed.ChangeFeed> =>
   Effect.gen(function*() {
     const settings = yield* Settings
     const vault = yield* KeyVault
@@ -174,6 +177,8 @@ export const create = (
         // Whole seconds: Blockcerts requires the key to predate the anchoring block.
         yield* vault.generate(tenant.id, "ed25519", wholeSeconds(now))
         yield* vault.generate(tenant.id, "secp256k1", wholeSeconds(now))
+        // Its DID document and profile exist from now on (a cache may remember them as unknown).
+        yield* ChangeFeed.announce(tenant.id)
       })))
     return adminView(settings.publicBaseUrl, tenant)
   })
@@ -192,7 +197,7 @@ export const adminUpdate = (
     readonly ip_allowlist?: ReadonlyArray<string> | undefined
     readonly email_delivery?: EmailDeliveryUpdate | undefined
   }
-): Effect.Effect<AdminTenant, TenantNotFound | TierRequired | InvalidInput, TenantStore | Settings> =>
+): Effect.Effect<AdminTenant, TenantNotFound | TierRequired | InvalidInput, TenantStore | Settings | ChangeFeed.ChangeFeed> =>
   Effect.gen(function*() {
     const settings = yield* Settings
     const store = yield* TenantStore
@@ -224,6 +229,8 @@ export const adminUpdate = (
       })
     })
     if (Option.isNone(updated)) return yield* new TenantNotFound({ id })
+    // The plan (branding, limits) and the allowlist: what its pages show and who authenticates.
+    yield* ChangeFeed.announce(id)
     return adminView(settings.publicBaseUrl, updated.value)
   })
 
@@ -285,10 +292,12 @@ export const createKey = (
 export const revokeKey = (
   id: ApiKeyId,
   now: Date
-): Effect.Effect<{ readonly id: string; readonly revoked_at: string }, ApiKeyNotFound, TenantStore> =>
+): Effect.Effect<{ readonly id: string; readonly revoked_at: string }, ApiKeyNotFound, TenantStore | ChangeFeed.ChangeFeed> =>
   Effect.gen(function*() {
     const revoked = yield* Effect.flatMap(TenantStore, (s) => s.revokeApiKey(id, now))
     if (Option.isNone(revoked)) return yield* new ApiKeyNotFound({ id })
+    // Every process's authentication cache forgets the key at once.
+    yield* ChangeFeed.announce(revoked.value.tenantId)
     return { id, revoked_at: (revoked.value.revokedAt ?? now).toISOString() }
   })
 

@@ -10,6 +10,9 @@
  *
  * @since 0.1.0
  */
+import type { PgClient } from "@effect/sql-pg"
+import * as ChangeFeed from "@sigil/service/ChangeFeed"
+import * as PgChangeFeed from "./PgChangeFeed.js"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { AnchorJournal } from "@sigil/service/Batches/AnchorJournal"
 import type { AuditLog } from "@sigil/service/Access/AuditLog"
@@ -60,6 +63,7 @@ export type Ports =
   | AnchorJournal
   | EmailDeliveryStore
   | KeyVault
+  | ChangeFeed.ChangeFeed
 
 /**
  * @since 0.1.0
@@ -73,7 +77,8 @@ export interface Options {
   readonly masterKey: Redacted.Redacted<Uint8Array | string>
   /**
    * Several processes share this database (Postgres): job wake-ups cross processes through
-   * `LISTEN/NOTIFY` (`PgJobQueue.layerCrossProcess`). Default off (PGlite, tests).
+   * `LISTEN/NOTIFY` (`PgJobQueue.layerCrossProcess`), and so do the changes caches must hear
+   * of (`PgChangeFeed`). Default off (PGlite, tests).
    */
   readonly crossProcess?: boolean | undefined
 }
@@ -84,7 +89,7 @@ export interface Options {
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<Ports, InvalidMasterKey, SqlClient.SqlClient> =>
+export const layer = (options: Options): Layer.Layer<Ports, InvalidMasterKey, SqlClient.SqlClient | PgClient.PgClient> =>
   Layer.mergeAll(
     PgTransactor.layer,
     PgTenantStore.layer,
@@ -96,6 +101,7 @@ export const layer = (options: Options): Layer.Layer<Ports, InvalidMasterKey, Sq
     PgAuditLog.layer,
     PgStatusSlotStore.layer,
     options.crossProcess === true ? PgJobQueue.layerCrossProcess : PgJobQueue.layer,
+    options.crossProcess === true ? PgChangeFeed.layer() : ChangeFeed.layerLocal,
     PgAnchorJournal.layer,
     PgEmailDeliveryStore.layer,
     PgKeyVault.layer(options)

@@ -10,6 +10,7 @@
  *
  * @since 0.1.0
  */
+import type { ChangeFeed } from "../ChangeFeed.js"
 import { hexToBytes } from "@noble/hashes/utils.js"
 import { type Array as Arr, Effect, Option } from "effect"
 import type { AnchorError, AnchorRejected, AnchorRequest, Status } from "./Anchorer.js"
@@ -60,6 +61,7 @@ type Requirements =
   | Canonicalizer.Canonicalizer
   | TenantStore
   | EmailDeliveryStore
+  | ChangeFeed
 
 const signedBatch = (batchId: BatchId) =>
   Effect.map(Effect.flatMap(BatchStore, (s) => s.batchById(batchId)), Option.filter((b) => b.status === "signed"))

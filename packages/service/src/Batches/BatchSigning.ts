@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import type { ChangeFeed } from "../ChangeFeed.js"
 import { Effect, Option } from "effect"
 import { BatchStore } from "./BatchStore.js"
 import type { StoredContent } from "../Batches.js"
@@ -57,6 +58,7 @@ export const sign = (
   | JobQueue
   | Settings
   | Canonicalizer.Canonicalizer
+  | ChangeFeed
 > =>
   Effect.gen(function*() {
     const store = yield* BatchStore
