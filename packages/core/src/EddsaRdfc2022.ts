@@ -14,7 +14,7 @@ import { Effect } from "effect"
 import * as Canonicalizer from "./Canonicalizer.js"
 import type { Json, JsonObject } from "./Document.js"
 import * as Base58 from "./internal/base58.js"
-import { BoundedMap } from "./internal/boundedMap.js"
+import { BoundedMap } from "./BoundedMap.js"
 import * as Primitives from "./Primitives.js"
 
 /**

@@ -16,7 +16,7 @@ import { keccak_256 } from "@noble/hashes/sha3.js"
 import { bytesToHex, concatBytes } from "@noble/hashes/utils.js"
 import { Either, Encoding, Schema } from "effect"
 import * as Base58 from "./internal/base58.js"
-import { BoundedMap } from "./internal/boundedMap.js"
+import { BoundedMap } from "./BoundedMap.js"
 import type { TenantId } from "./Ids.js"
 
 /**

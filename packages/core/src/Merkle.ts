@@ -11,7 +11,7 @@
 import { bytesToHex } from "@noble/hashes/utils.js"
 import type { NonEmptyReadonlyArray } from "effect/Array"
 import * as Hex from "./Hex.js"
-import { BoundedMap } from "./internal/boundedMap.js"
+import { BoundedMap } from "./BoundedMap.js"
 import * as Primitives from "./Primitives.js"
 
 /**

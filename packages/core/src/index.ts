@@ -3,6 +3,7 @@
  */
 export * as Base58 from "./Base58.js"
 export * as BatchState from "./BatchState.js"
+export * as BoundedMap from "./BoundedMap.js"
 export * as Canonicalizer from "./Canonicalizer.js"
 export * as ChainReader from "./ChainReader.js"
 export * as Chains from "./Chains.js"
