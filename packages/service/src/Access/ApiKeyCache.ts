@@ -13,6 +13,7 @@
  *
  * @since 0.1.0
  */
+import * as BoundedMap from "@sigil/core/BoundedMap"
 import { Effect, Layer, Option } from "effect"
 import type { TenantId } from "@sigil/core/Ids"
 import type { ApiKey, Service, Tenant } from "../Tenants/TenantStore.js"
@@ -26,10 +27,15 @@ import { afterCommit } from "../Transactor.js"
 export interface Options {
   /** How long an answer is kept: the longest another process's change goes unseen here. */
   readonly ttlMs: number
+  /** The most keys remembered; past it the oldest answer goes (and is looked up again when asked). */
   readonly maxEntries: number
 }
 
 /**
+ * 5 s (docs/decisions/serving.md); 10,000 keys: every key in use of a large deployment, at about
+ * 1 KB each (the key's row and its tenant's), so ≈10 MB at most. A process serving more keys
+ * than that only looks the oldest up again.
+ *
  * @since 0.1.0
  * @category constants
  */
@@ -47,7 +53,7 @@ interface Entry {
  * @category constructors
  */
 export const cached = (store: Service, options: Options = DEFAULT_OPTIONS, now: () => number = Date.now): Service => {
-  const entries = new Map<string, Entry>()
+  const entries = BoundedMap.make<string, Entry>(options.maxEntries)
   const forget = (tenantId: TenantId) =>
     Effect.sync(() => {
       for (const [hash, entry] of entries) if (entry.found.tenant.id === tenantId) entries.delete(hash)
@@ -66,7 +72,6 @@ export const cached = (store: Service, options: Options = DEFAULT_OPTIONS, now: 
           Effect.sync(() => {
             if (Option.isNone(found)) return
             entries.set(secretHash, { found: found.value, until: now() + options.ttlMs })
-            if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!)
           }))
       }),
     update: (id, patch) => Effect.zipLeft(store.update(id, patch), changed(id)),

@@ -11,6 +11,7 @@
  * @since 0.1.0
  */
 import { Effect, Option } from "effect"
+import * as BoundedMap from "@sigil/core/BoundedMap"
 import * as Canonicalizer from "@sigil/core/Canonicalizer"
 import type { JsonObject } from "@sigil/core/Document"
 import * as Eddsa from "@sigil/core/EddsaRdfc2022"
@@ -81,16 +82,14 @@ export const credential = (
       sign: (message) => vault.signEd25519(signingKey.keyId, message).pipe(Effect.catchTag("KeyNotFound", Effect.die))
     })
     const document: JsonObject = { ...unsigned, proof }
-    remember(key, { version, document })
+    signed.set(key, { version, document })
     return Option.some(document)
   })
 
-// The last signed document of each list, by version (its bits, their change time, the signing key). A
-// bounded map, oldest out first: a list not read for a while is signed again when it is.
+// The last signed document of each list, by version (its bits, their change time, the signing key),
+// oldest out first: a list no longer remembered is signed again when it is read. 4,096 lists: a
+// signed list is a few KB (its 16 KB of bits gzip to little while few are set, plus the proof), so
+// tens of MB at most, and a list covers 131,072 credentials, so this holds every list of all but
+// the largest deployments.
 const MAX_REMEMBERED_LISTS = 4_096
-const signed = new Map<string, { readonly version: string; readonly document: JsonObject }>()
-const remember = (key: string, entry: { readonly version: string; readonly document: JsonObject }) => {
-  signed.delete(key)
-  signed.set(key, entry)
-  if (signed.size > MAX_REMEMBERED_LISTS) signed.delete(signed.keys().next().value!)
-}
+const signed = BoundedMap.make<string, { readonly version: string; readonly document: JsonObject }>(MAX_REMEMBERED_LISTS)
