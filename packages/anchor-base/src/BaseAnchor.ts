@@ -21,6 +21,7 @@ import * as Anchorer from "@sigil/service/Batches/Anchorer"
 import { AnchorRejected } from "@sigil/service/Batches/Anchorer"
 import * as AnchorJournal from "@sigil/service/Batches/AnchorJournal"
 import { ChainUnavailable } from "@sigil/core/ChainReader"
+import * as BoundedMap from "@sigil/core/BoundedMap"
 import type { ChainName } from "@sigil/core/Chains"
 import type { TenantId } from "@sigil/core/Ids"
 import * as KeyVault from "@sigil/service/Tenants/KeyVault"
@@ -114,8 +115,10 @@ export const make = (
 
     const senderLock = (ctx: ChainContext.ChainContext, address: string) => `${ctx.config.chainId}:${address.toLowerCase()}`
 
-    // A key id always names the same public key, so its address is derived once.
-    const addresses = new Map<string, Address>()
+    // A key id always names the same public key, so its address is derived once. One per
+    // tenant key, kept for the 10,000 most recently derived (≈150 bytes each): past that the
+    // oldest is derived again (≈60 µs).
+    const addresses = BoundedMap.make<string, Address>(10_000)
     const addressOf = (chain: string, key: KeyVault.TenantKey) =>
       Effect.suspend(() => {
         const known = addresses.get(key.keyId)

@@ -1,11 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as KeyVault from "@sigil/service/Tenants/KeyVault"
-import { Duration } from "effect"
+import { Deferred, Duration, Effect, Fiber } from "effect"
 import { HttpRequestError, InternalRpcError, InvalidInputRpcError, InvalidParamsRpcError, LimitExceededRpcError, TimeoutError, UnknownRpcError } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import * as ChainConfig from "../src/ChainConfig.js"
 import * as Devnet from "../src/Devnet.js"
 import * as Addresses from "../src/internal/address.js"
+import * as KeyedLock from "../src/internal/keyedLock.js"
 import * as RpcErrors from "../src/internal/rpcErrors.js"
 import * as Transactions from "../src/internal/transactions.js"
 
@@ -95,4 +96,30 @@ describe("fees", () => {
     assert.strictEqual(ChainConfig.viemChain("base-sepolia").blockExplorers?.default.url, "https://sepolia.basescan.org")
     assert.strictEqual(ChainConfig.viemChain("base-mainnet").blockExplorers?.default.url, "https://basescan.org")
   })
+})
+
+describe("keyedLock", () => {
+  it.effect("runs one effect per key at a time, and keeps a key's lock only while it is held or awaited", () =>
+    Effect.gen(function*() {
+      const lock = KeyedLock.make()
+      const release = yield* Deferred.make<void>()
+      const order: Array<string> = []
+      const first = yield* Effect.fork(lock("sender-a", Effect.zipRight(Effect.sync(() => order.push("first in")), Deferred.await(release))))
+      yield* Effect.yieldNow()
+      const second = yield* Effect.fork(lock("sender-a", Effect.sync(() => order.push("second"))))
+      const other = yield* lock("sender-b", Effect.sync(() => order.push("other key")))
+      assert.strictEqual(other, 2)
+      assert.deepStrictEqual(order, ["first in", "other key"], "the second waits for the first; another key does not")
+      assert.strictEqual(lock.size(), 1)
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.join(first)
+      yield* Fiber.join(second)
+      assert.deepStrictEqual(order, ["first in", "other key", "second"])
+      assert.strictEqual(lock.size(), 0)
+      const waiting = yield* Effect.fork(lock("sender-c", Effect.never))
+      yield* Effect.yieldNow()
+      assert.strictEqual(lock.size(), 1)
+      yield* Fiber.interrupt(waiting)
+      assert.strictEqual(lock.size(), 0, "an interrupted holder gives its lock back")
+    }))
 })

@@ -11,6 +11,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import type { TenantId } from "@sigil/core/Ids"
+import * as BoundedMap from "@sigil/core/BoundedMap"
 import * as Ids from "@sigil/core/Ids"
 import {
   fragmentFor,
@@ -78,8 +79,10 @@ export const make = (options: Options): Effect.Effect<KeyVault["Type"], Envelope
     const sql = yield* SqlClient.SqlClient
     const master = yield* Envelope.masterKey(options.masterKey)
     const columns = sql.literal(COLUMNS)
-    // Sealed secrets never change: keep the envelopes read (never the opened keys).
-    const envelopes = new Map<string, Uint8Array>()
+    // Sealed secrets never change: keep the envelopes read (never the opened keys). 10,000 of
+    // them (≈100 bytes each, about 1 MB): two keys per tenant of a large deployment; past it the
+    // oldest is read again.
+    const envelopes = BoundedMap.make<string, Uint8Array>(10_000)
 
     const envelope = (keyId: string) =>
       Effect.gen(function*() {
@@ -88,7 +91,6 @@ export const make = (options: Options): Effect.Effect<KeyVault["Type"], Envelope
         const [row] = yield* sql<{ readonly secret_envelope: Uint8Array }>`SELECT secret_envelope FROM tenant_keys
           WHERE key_id = ${keyId}`
         if (row === undefined) return yield* Effect.fail(new KeyNotFound({ keyId }))
-        if (envelopes.size >= 10_000) envelopes.clear()
         envelopes.set(keyId, bytes(row.secret_envelope))
         return envelopes.get(keyId)!
       })

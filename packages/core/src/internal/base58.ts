@@ -19,6 +19,7 @@
  * @internal
  */
 
+import * as BoundedMap from "../BoundedMap.js"
 import * as Base58Wasm from "./base58Wasm.js"
 
 // From this many digits on, WebAssembly (base58Wasm.ts) decodes faster than the sweeps here
@@ -166,7 +167,9 @@ const charsToString = (chars: Uint8Array, length: number): string => {
 // Long texts: V8's BigInt multiplication beats the sweeps below ≈400 digits. The digits are
 // joined by divide and conquer — value(high half) · 58^|low half| + value(low half) — down to
 // nine-digit groups that doubles hold exactly.
-const lengthPowers = new Map<number, bigint>()
+// The powers are keyed by the lengths the halving meets (a few per text length); 256 of them cover
+// the texts a process decodes over and over, and an unusual length only computes its power again.
+const lengthPowers = BoundedMap.make<number, bigint>(256)
 const powerOfLength = (length: number): bigint => {
   let p = lengthPowers.get(length)
   if (p === undefined) {

@@ -15,6 +15,7 @@
  *
  * @since 0.1.0
  */
+import * as BoundedMap from "../BoundedMap.js"
 import * as Primitives from "../Primitives.js"
 import { Effect, Layer } from "effect"
 import { createPrivateKey, createPublicKey, hash, type KeyObject, sign, verify } from "node:crypto"
@@ -33,12 +34,13 @@ export const SIGNING_KEY_TTL_MS = 30_000
  */
 export const MAX_SIGNING_KEYS = 64
 
+// Public keys of the issuers a process verifies: 4,096 of them, at ≈200 bytes each, under 1 MB.
 const MAX_VERIFY_KEYS = 4096
 
 const copy = (buffer: Buffer): Uint8Array => new Uint8Array(buffer)
 
 const signingKeys = new Map<string, { readonly key: KeyObject; lastUse: number }>()
-const verifyKeys = new Map<string, KeyObject>()
+const verifyKeys = BoundedMap.make<string, KeyObject>(MAX_VERIFY_KEYS)
 
 const signingKey = (seed: Uint8Array): KeyObject => {
   const id = hash("sha256", seed, "hex")
@@ -71,7 +73,6 @@ const verifyKey = (publicKey: Uint8Array): KeyObject | undefined => {
     } catch {
       return undefined
     }
-    if (verifyKeys.size >= MAX_VERIFY_KEYS) verifyKeys.delete(verifyKeys.keys().next().value!)
     verifyKeys.set(id, key)
   }
   return key
