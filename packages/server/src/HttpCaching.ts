@@ -6,8 +6,10 @@
  *
  * @since 0.1.0
  */
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import type { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { TenantId } from "@sigil/core/Ids"
+import type { Effect } from "effect"
+import * as PublicCache from "./PublicCache.js"
 import { createHash } from "node:crypto"
 
 /**
@@ -49,13 +51,33 @@ export const cacheControl = (seconds: number): string =>
  */
 export const etagOf = (body: string): string => `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`
 
-/** Whether an `If-None-Match` header names this tag (`*`, a list, weak forms compared weakly). */
-const matches = (header: string | undefined, etag: string): boolean =>
-  header !== undefined &&
-  header.split(",").some((candidate) => {
-    const tag = candidate.trim()
-    return tag === "*" || tag === etag || tag === `W/${etag}`
-  })
+/**
+ * A public document as the cache keeps it: 200 with the body, its ETag, its freshness and the
+ * given headers.
+ *
+ * @since 0.1.0
+ * @category responses
+ */
+export const answer = (
+  body: string,
+  options: {
+    readonly contentType: string
+    readonly maxAgeSeconds: number
+    readonly tenantId: TenantId | undefined
+    readonly headers?: Record<string, string>
+  }
+): PublicCache.Answer => ({
+  status: 200,
+  body,
+  contentType: options.contentType,
+  tenantId: options.tenantId,
+  headers: {
+    ...options.headers,
+    etag: etagOf(body),
+    "cache-control": cacheControl(options.maxAgeSeconds),
+    "x-content-type-options": "nosniff"
+  }
+})
 
 /**
  * Answers a public document: 200 with the body, its ETag and the given headers, or 304 (same
@@ -68,15 +90,4 @@ export const respond = (
   body: string,
   options: { readonly contentType: string; readonly maxAgeSeconds: number; readonly headers?: Record<string, string> }
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
-  Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-    const etag = etagOf(body)
-    const headers = {
-      ...options.headers,
-      etag,
-      "cache-control": cacheControl(options.maxAgeSeconds),
-      "x-content-type-options": "nosniff"
-    }
-    return matches(request.headers["if-none-match"], etag)
-      ? HttpServerResponse.empty({ status: 304, headers })
-      : HttpServerResponse.text(body, { contentType: options.contentType, headers })
-  })
+  PublicCache.respond(answer(body, { ...options, tenantId: undefined }))

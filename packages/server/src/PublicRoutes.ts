@@ -17,22 +17,33 @@ import type { StatusSlotStore } from "@sigil/service/Credentials/StatusSlotStore
 import * as StatusListPublisher from "@sigil/service/Credentials/StatusListPublisher"
 import type { TenantStore } from "@sigil/service/Tenants/TenantStore"
 import { Effect, Layer, Option } from "effect"
+import * as Pipeline from "@sigil/http/Pipeline"
 import * as HttpCaching from "./HttpCaching.js"
+import * as PublicCache from "./PublicCache.js"
 
 const cors = { "access-control-allow-origin": "*", "cache-control": "no-cache" }
 
 const json = (body: unknown, contentType = "application/json") =>
   HttpServerResponse.unsafeJson(body, { headers: { ...cors, "content-type": contentType } })
 
-/** A public document with its ETag and freshness: 304 when the caller holds this version. */
-const document = (body: unknown, maxAgeSeconds: number, contentType = "application/json") =>
-  HttpCaching.respond(JSON.stringify(body), { contentType, maxAgeSeconds, headers: { "access-control-allow-origin": "*" } })
+/** A public document with its ETag and freshness, kept by `PublicCache` under its tenant. */
+const document = (tenantId: TenantId, body: unknown, maxAgeSeconds: number, contentType = "application/json") =>
+  HttpCaching.answer(JSON.stringify(body), { contentType, maxAgeSeconds, tenantId, headers: { "access-control-allow-origin": "*" } })
 
-const notFound = (what: string) =>
-  HttpServerResponse.unsafeJson(
-    { error: { code: "route_not_found", message: `No ${what} here.`, request_id: null } },
-    { status: 404, headers: cors }
-  )
+const notFound = (what: string): PublicCache.Answer => ({
+  status: 404,
+  body: JSON.stringify({ error: { code: "route_not_found", message: `No ${what} here.`, request_id: null } }),
+  contentType: "application/json",
+  headers: cors,
+  tenantId: undefined
+})
+
+/** The tenant a DID suffix names (26 lowercase ULID characters), if it is one. */
+const tenantOf = (suffix: string | undefined): TenantId | undefined =>
+  suffix !== undefined && /^[0-9a-z]{26}$/.test(suffix) ? `tnt_${suffix.toUpperCase()}` as TenantId : undefined
+
+/** The request's path: what the cache files an answer under. */
+const pathOf = Effect.map(HttpServerRequest.HttpServerRequest, (request) => Pipeline.target(request.url, undefined).path)
 
 /**
  * `/tenants/:suffix/did.json`, `/tenants/:suffix/profile.json`, `/tenants/:suffix/status/:listId`.
@@ -42,45 +53,52 @@ const notFound = (what: string) =>
  */
 export const identity = (
   freshness: HttpCaching.Freshness = HttpCaching.DEFAULT_FRESHNESS
-): Layer.Layer<never, never, TenantStore | KeyVault | StatusSlotStore | Settings | Canonicalizer.Canonicalizer> =>
+): Layer.Layer<never, never, TenantStore | KeyVault | StatusSlotStore | Settings | Canonicalizer.Canonicalizer | PublicCache.PublicCache> =>
   HttpApiBuilder.Router.use((router) =>
     Effect.gen(function*() {
-      const context = yield* Effect.context<TenantStore | KeyVault | StatusSlotStore | Settings | Canonicalizer.Canonicalizer>()
-      const documents = Effect.gen(function*() {
-        const { suffix } = yield* HttpRouter.params
-        const settings = yield* Settings
-        return yield* Issuers.documents(settings.publicBaseUrl, suffix ?? "").pipe(Effect.orDie)
-      }).pipe(Effect.provide(context))
+      const context = yield* Effect.context<TenantStore | KeyVault | StatusSlotStore | Settings | Canonicalizer.Canonicalizer | PublicCache.PublicCache>()
+      const identityDocument = (
+        what: string,
+        pick: (d: { readonly didDocument: unknown; readonly profile: unknown; readonly tenant: { readonly id: TenantId } }) => PublicCache.Answer
+      ) =>
+        Effect.gen(function*() {
+          const { suffix } = yield* HttpRouter.params
+          const tenantId = tenantOf(suffix)
+          return yield* PublicCache.serve(
+            yield* pathOf,
+            tenantId === undefined ? Effect.succeed(notFound(what)) : Effect.gen(function*() {
+              const settings = yield* Settings
+              const found = yield* Issuers.documents(settings.publicBaseUrl, suffix ?? "").pipe(Effect.orDie)
+              return Option.match(found, { onNone: () => notFound(what), onSome: pick })
+            })
+          )
+        }).pipe(Effect.provide(context))
       yield* router.get(
         "/tenants/:suffix/did.json",
-        Effect.flatMap(documents, Option.match({
-          onNone: () => Effect.succeed(notFound("DID document")),
-          onSome: (d) => document(d.didDocument, freshness.identitySeconds, "application/did+ld+json")
-        }))
+        identityDocument("DID document", (d) => document(d.tenant.id, d.didDocument, freshness.identitySeconds, "application/did+ld+json"))
       )
       yield* router.get(
         "/tenants/:suffix/profile.json",
-        Effect.flatMap(documents, Option.match({
-          onNone: () => Effect.succeed(notFound("issuer profile")),
-          onSome: (d) => document(d.profile, freshness.identitySeconds)
-        }))
+        identityDocument("issuer profile", (d) => document(d.tenant.id, d.profile, freshness.identitySeconds))
       )
       yield* router.get(
         "/tenants/:suffix/status/:listId",
         Effect.gen(function*() {
-          const { listId, suffix } = yield* HttpRouter.params
-          if (suffix === undefined || !/^[0-9a-z]{26}$/.test(suffix) || listId === undefined || !/^\d{1,9}$/.test(listId)) {
-            return notFound("status list")
-          }
-          const list = yield* StatusListPublisher.credential(`tnt_${suffix.toUpperCase()}` as TenantId, Number(listId)).pipe(
-            Effect.orDie,
-            Effect.provide(context)
+          const { listId } = yield* HttpRouter.params
+          const tenantId = tenantOf((yield* HttpRouter.params).suffix)
+          return yield* PublicCache.serve(
+            yield* pathOf,
+            tenantId === undefined || listId === undefined || !/^\d{1,9}$/.test(listId)
+              ? Effect.succeed(notFound("status list"))
+              : Effect.map(
+                StatusListPublisher.credential(tenantId, Number(listId)).pipe(Effect.orDie),
+                Option.match({
+                  onNone: () => notFound("status list"),
+                  onSome: (doc) => document(tenantId, doc, freshness.statusListSeconds)
+                })
+              )
           )
-          return yield* Option.match(list, {
-            onNone: () => Effect.succeed(notFound("status list")),
-            onSome: (doc) => document(doc, freshness.statusListSeconds)
-          })
-        })
+        }).pipe(Effect.provide(context))
       )
     })
   )

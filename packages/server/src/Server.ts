@@ -37,6 +37,7 @@ import * as path from "node:path"
 import * as BrowserBundle from "./BrowserBundle.js"
 import * as MailerLive from "./MailerLive.js"
 import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
+import * as PublicCache from "./PublicCache.js"
 import * as PublicRoutes from "./PublicRoutes.js"
 import * as ApiKeyCache from "@sigil/service/Access/ApiKeyCache"
 import * as SigningPool from "./SigningPool.js"
@@ -184,7 +185,7 @@ export const httpLayer = (config: ServerConfig, secrets: Secrets) => {
         credentialMaxAgeSeconds: config.freshness.credentialSeconds,
         rpc: VerifyPage.browserRpc({ publicBaseUrl: config.publicBaseUrl, devnet: usesDevnet(config), ...config.browserRpc })
       }).pipe(Layer.provide(BrowserBundle.layer))
-    )),
+    ).pipe(Layer.provide(PublicCache.layer()))),
     // Requests the parser refuses (a URL over 16 KB…) get the contract's error body too.
     Layer.provide(NodeHttpServer.layer(() => ClientErrors.createServer(), { port: config.port, host: config.host }))
   )

@@ -31,7 +31,9 @@ import * as Settings from "@sigil/service/Settings"
 import * as TenantStore from "@sigil/service/Tenants/TenantStore"
 import * as Verifier from "@sigil/core/Verifier"
 import { Effect, Layer, Option, Schema } from "effect"
+import * as Pipeline from "@sigil/http/Pipeline"
 import * as HttpCaching from "./HttpCaching.js"
+import * as PublicCache from "./PublicCache.js"
 import { createHash } from "node:crypto"
 import QRCode from "qrcode"
 import { BrowserBundle } from "./BrowserBundle.js"
@@ -185,10 +187,11 @@ const page = (
     /** A claim page (or its 404): its address carries a token — not cached, not indexed, never sent as a referrer. */
     readonly personal?: boolean | undefined
   } = {}
-) =>
-  HttpServerResponse.text(rendered.body, {
+) : PublicCache.Answer => ({
     status: options.status ?? 200,
+    body: rendered.body,
     contentType: "text/html; charset=utf-8",
+    tenantId: undefined,
     headers: {
       "content-security-policy": contentSecurityPolicy({
         style: rendered.style,
@@ -218,11 +221,13 @@ const claimNotFound = () =>
     { personal: true }
   )
 
-const jsonNotFound = () =>
-  HttpServerResponse.unsafeJson(
-    { error: { code: "credential_not_found", message: "No signed credential has this id.", request_id: null } },
-    { status: 404, headers: { "access-control-allow-origin": "*", "cache-control": "no-store" } }
-  )
+const jsonNotFound = (): PublicCache.Answer => ({
+  status: 404,
+  body: JSON.stringify({ error: { code: "credential_not_found", message: "No signed credential has this id.", request_id: null } }),
+  contentType: "application/json",
+  headers: { "access-control-allow-origin": "*", "cache-control": "no-store" },
+  tenantId: undefined
+})
 
 const CredentialIdFormat = Schema.is(Ids.CredentialId)
 
@@ -280,6 +285,7 @@ const describe = (record: CredentialRecord, document: JsonObject | undefined) =>
 }
 
 type Requirements =
+  | PublicCache.PublicCache
   | BatchStore.BatchStore
   | TenantStore.TenantStore
   | EmailDeliveryStore
@@ -391,13 +397,17 @@ export const layer = (options: Options): Layer.Layer<never, never, Requirements>
               : { downloadUrl: `/c/${record.id}.json?claim=${encodeURIComponent(claimToken)}` }
           })
           const total = performance.now() - started
-          return page(rendered, {
+          const validUntil = described.validUntil === undefined ? Number.NaN : Date.parse(described.validUntil)
+          const answer = page(rendered, {
             script: bundle === undefined ? undefined : `${base}${bundle.path}`,
             images: [logoUrl, issuer.image].flatMap((u) => origin(u) ?? []),
             connect: [selfOrigin, ...rpcOrigins],
             timing: `verify;dur=${verifyMs.toFixed(1)}, total;dur=${total.toFixed(1)}`,
             personal: claimToken !== undefined
           })
+          // The verdict is the tenant's to change (revocation, erasure, anchoring, branding: the
+          // change feed), and it changes by itself when the credential expires.
+          return { ...answer, tenantId: record.tenantId, changesAt: Number.isFinite(validUntil) ? validUntil : undefined }
         })
 
       const credentialJson = (id: string, claimToken: string | undefined) =>
@@ -416,14 +426,18 @@ export const layer = (options: Options): Layer.Layer<never, never, Requirements>
           if (document === undefined) return jsonNotFound()
           if (claimToken === undefined) {
             // The public copy: an ETag (it changes on erasure and once anchored) and a freshness.
-            return yield* HttpCaching.respond(JSON.stringify(document, null, 2), {
+            return HttpCaching.answer(JSON.stringify(document, null, 2), {
               contentType: "application/ld+json",
               maxAgeSeconds: options.credentialMaxAgeSeconds ?? HttpCaching.DEFAULT_FRESHNESS.credentialSeconds,
+              tenantId: Option.isSome(found) ? found.value.tenantId : undefined,
               headers: { "content-disposition": `attachment; filename="${id}.json"`, "access-control-allow-origin": "*" }
             })
           }
-          return HttpServerResponse.text(JSON.stringify(document, null, 2), {
+          return {
+            status: 200,
+            body: JSON.stringify(document, null, 2),
             contentType: "application/ld+json",
+            tenantId: undefined,
             headers: {
               "content-disposition": `attachment; filename="${id}.json"`,
               "x-content-type-options": "nosniff",
@@ -431,7 +445,7 @@ export const layer = (options: Options): Layer.Layer<never, never, Requirements>
               "referrer-policy": "no-referrer",
               "x-robots-tag": "noindex"
             }
-          })
+          } satisfies PublicCache.Answer
         })
 
       yield* router.get(
@@ -441,9 +455,14 @@ export const layer = (options: Options): Layer.Layer<never, never, Requirements>
           const value = id ?? ""
           const request = yield* HttpServerRequest.HttpServerRequest
           const claim = new URL(request.url, "http://sigil.invalid").searchParams.get("claim") ?? undefined
-          return yield* (value.endsWith(".json")
+          const answer = value.endsWith(".json")
             ? credentialJson(value.slice(0, -".json".length), claim)
-            : credentialPage(value, claim))
+            : credentialPage(value, claim)
+          // A claim visit is the recipient's own (and is recorded): never kept. The public
+          // page and JSON are, by path (`PublicCache`).
+          return yield* (claim === undefined
+            ? PublicCache.serve(Pipeline.target(request.url, undefined).path, answer)
+            : Effect.flatMap(answer, PublicCache.respond))
         }).pipe(Effect.provide(context))
       )
 
@@ -458,10 +477,10 @@ export const layer = (options: Options): Layer.Layer<never, never, Requirements>
           })
           // A dropped file may come from any issuer: its DID documents and status lists live
           // anywhere on https.
-          return page(rendered, {
+          return yield* PublicCache.respond(page(rendered, {
             script: bundle === undefined ? undefined : `${base}${bundle.path}`,
             connect: [selfOrigin, ...rpcOrigins, "https:"]
-          })
+          }))
         }).pipe(Effect.provide(context))
       )
 

@@ -3,7 +3,9 @@
  * status lists and a credential's public JSON carry a strong ETag and a freshness
  * (`Cache-Control: public, max-age=…`), answer a matching `If-None-Match` with an empty 304, and
  * change their ETag when they change (a revocation changes the status list). The status list's
- * freshness comes from `SIGIL_STATUS_LIST_MAX_AGE`.
+ * freshness comes from `SIGIL_STATUS_LIST_MAX_AGE`. The server keeps what it answered
+ * (`PublicCache`): a page or document it kept shows a revocation, an erasure or new branding on
+ * the very next request.
  */
 import * as StatusList from "@sigil/core/StatusList"
 import { Either } from "effect"
@@ -20,7 +22,7 @@ const get = (path: string, headers: Record<string, string> = {}) => fetch(`${ser
 beforeAll(async () => {
   server = await start({ dataDir: newDataDir(), env: { SIGIL_STATUS_LIST_MAX_AGE: "2m" } })
   tenant = await createTenant(server, { name: "Caching University" })
-  const created = await server.api("POST", "/v1/batches", tenant.key, batchOf(2))
+  const created = await server.api("POST", "/v1/batches", tenant.key, batchOf(4))
   assert.strictEqual(created.status, 202, JSON.stringify(created.body))
   await eventually(async () => {
     const batch = await server.api("GET", `/v1/batches/${created.body.id}`, tenant.key)
@@ -98,5 +100,51 @@ describe("public documents: ETags, 304s and freshness", () => {
     assert.notStrictEqual(after.etag, before.etag)
     assert.isTrue(StatusList.isSet(bitsOf(after.body), index))
     assert.isFalse(StatusList.isSet(bitsOf(after.body), Number(kept!.signed_credential.credentialStatus.statusListIndex)))
+  })
+})
+
+describe("the public surface kept in memory (PublicCache), never stale", () => {
+  const page = async (id: string) => {
+    const response = await get(`/c/${id}`)
+    assert.strictEqual(response.status, 200)
+    return { timing: response.headers.get("server-timing"), html: await response.text() }
+  }
+
+  it("a page is verified once and kept; a revocation, an erasure and new branding show on the next request", async () => {
+    const [, , erased, revoked] = credentials
+    // Kept: the second answer is the first one (the same verification's timing).
+    const first = await page(revoked!.id)
+    assert.include(first.html, "Verified")
+    assert.strictEqual((await page(revoked!.id)).timing, first.timing)
+
+    const revocation = await server.api("POST", `/v1/credentials/${revoked!.id}/revoke`, tenant.key, {
+      reason: "Issued in error",
+      reason_code: "issuer_error"
+    })
+    assert.strictEqual(revocation.status, 200, JSON.stringify(revocation.body))
+    const afterRevocation = await page(revoked!.id)
+    assert.include(afterRevocation.html, "Revoked by the issuer")
+    assert.notStrictEqual(afterRevocation.timing, first.timing)
+
+    assert.include((await page(erased!.id)).html, "Graduate")
+    const erasure = await server.api("POST", `/v1/credentials/${erased!.id}/erase`, tenant.key, {
+      requester: "recipient",
+      verified_at: new Date().toISOString()
+    })
+    assert.strictEqual(erasure.status, 200, JSON.stringify(erasure.body))
+    assert.include((await page(erased!.id)).html, "Recipient data erased")
+
+    const accent = "#1B5E20"
+    const branded = await server.api("PATCH", "/v1/tenants/me", tenant.key, { verify_page_branding: { accent_color: accent } })
+    assert.strictEqual(branded.status, 200, JSON.stringify(branded.body))
+    assert.include((await page(revoked!.id)).html.toLowerCase(), accent.toLowerCase())
+  })
+
+  it("an unknown id's 404 is the same answer each time, and changes nothing", async () => {
+    const unknown = `crd_${"0".repeat(26)}`
+    for (let i = 0; i < 3; i++) {
+      assert.strictEqual((await get(`/c/${unknown}`)).status, 404)
+      assert.strictEqual((await get(`/c/${unknown}.json`)).status, 404)
+    }
   })
 })
