@@ -7,7 +7,8 @@
  * 3. authentication (`Auth.authenticate` with the `Authorization` header and the socket's
  *    address) for `/v1` routes except the OpenAPI document and its viewer;
  * 4. rate limit per tenant (`RateLimiter.take`), `RateLimit-Policy` and `RateLimit` on every
- *    authenticated response, 429 `rate_limited` with `Retry-After`;
+ *    authenticated response, 429 `rate_limited` with `Retry-After`; without a key, a limit per
+ *    client address (`ClientLimiter`, in the process);
  * 5. idempotency of POSTs (`Idempotency`);
  * 6. the router and the handler (the `Authentication` middleware hands the principal over and
  *    reports the matched route template);
@@ -28,6 +29,7 @@
 import { HttpApiBuilder, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { AuditLog } from "@sigil/service/Access/AuditLog"
 import * as Auth from "@sigil/service/Access/Auth"
+import type * as ClientLimiter from "@sigil/service/Access/ClientLimiter"
 import type { IdempotencyStore } from "@sigil/service/Access/IdempotencyStore"
 import type { Plan } from "@sigil/service/Tenants/Plans"
 import { type Decision, type Policy, RateLimiter } from "@sigil/service/Access/RateLimiter"
@@ -58,6 +60,34 @@ export interface Options {
    * route. Undefined: any host (the path decides).
    */
   readonly hosts?: ReadonlyArray<string> | undefined
+  /**
+   * The per-client limit of everything callable without a key (pages, public documents, the
+   * API's description): a refused request is 429 `rate_limited` with `Retry-After`. Undefined:
+   * no limit.
+   */
+  readonly publicLimit?: ClientLimiter.ClientLimiter | undefined
+  /**
+   * A reverse proxy in front appends the client's address to `X-Forwarded-For`: take the client
+   * from its last entry (the one the proxy wrote; earlier ones are the client's own claims).
+   * Off: the socket's peer is the client. Used for the public limit and IP allowlists.
+   */
+  readonly trustProxy?: boolean | undefined
+}
+
+/**
+ * The client's address: the socket's peer, or behind a trusted proxy the last entry of
+ * `X-Forwarded-For`.
+ *
+ * @since 0.1.0
+ * @category routing
+ */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean | undefined): string | undefined => {
+  if (trustProxy === true) {
+    const forwarded = request.headers["x-forwarded-for"]
+    const last = forwarded?.split(",").at(-1)?.trim()
+    if (last !== undefined && last !== "") return last
+  }
+  return Option.getOrUndefined(request.remoteAddress)
 }
 
 /**
@@ -101,10 +131,10 @@ type Services = TenantStore | RateLimiter | IdempotencyStore | AuditLog
 type App = Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
 
 // 3. The key: its principal, or the contract's 401 / 403.
-const authenticate = (request: HttpServerRequest.HttpServerRequest) =>
+const authenticate = (request: HttpServerRequest.HttpServerRequest, options: Options) =>
   Errors.refail(Auth.authenticate({
     authorization: request.headers.authorization,
-    address: Option.getOrUndefined(request.remoteAddress)
+    address: clientAddress(request, options.trustProxy)
   }))
 
 // 4. One token of the tenant's bucket.
@@ -125,7 +155,7 @@ const audit = (request: HttpServerRequest.HttpServerRequest, path: string, hando
 const authenticated = (app: App, request: HttpServerRequest.HttpServerRequest, path: string, options: Options) =>
   Effect.gen(function*() {
     const now = yield* Caller.now
-    const principal = yield* authenticate(request)
+    const principal = yield* authenticate(request, options)
     const policy = (options.rateLimitPolicy ?? RateLimitHeaders.policyFor)(principal.tenant.plan)
     const decision = yield* takeToken(principal, policy, now)
     // 5. Idempotency (POSTs with a key) around 6.
@@ -144,6 +174,20 @@ const authenticated = (app: App, request: HttpServerRequest.HttpServerRequest, p
       // A tenant's data: no shared cache may keep it (the contract's answers are never cacheable).
       "cache-control": "no-store"
     })
+  })
+
+// Without a key: one token of the client's bucket, or 429 with when to come back.
+const anonymous = (app: App, request: HttpServerRequest.HttpServerRequest, limiter: ClientLimiter.ClientLimiter | undefined, options: Options): App =>
+  limiter === undefined ? app : Effect.flatMap(Caller.now, (now) => {
+    const decision = limiter.take(clientAddress(request, options.trustProxy) ?? "unknown", now)
+    if (decision.allowed) return app
+    return Effect.map(
+      Errors.catchAll(Errors.fail(
+        ApiErrors.RateLimited,
+        `Too many requests from this address: ${limiter.policy.limit} per minute without an API key; retry in ${decision.retryAfterSeconds} s.`
+      )),
+      (response) => HttpServerResponse.setHeaders(response, { ...RateLimitHeaders.headers(limiter.policy, decision), ...RateLimitHeaders.retryAfter(decision) })
+    )
   })
 
 /**
@@ -166,7 +210,7 @@ export const make = (options: Options = {}) => (httpApp: HttpApp.Default): HttpA
         ? Errors.fail(ApiErrors.RouteNotFound, `No operation ${request.method} ${path} on this host.`)
         : requiresKey(path)
         ? authenticated(app, request, path, options)
-        : app
+        : anonymous(app, request, options.publicLimit, options)
     // 2. A declared length over the limit, or a repeated Authorization or Idempotency-Key, is
     // refused before anything else; reads are capped.
     const checked = Effect.zipRight(Errors.refail(Body.checkDeclaredLength(request)), RequestHeaders.checkUnambiguous(request))

@@ -51,6 +51,7 @@ const sigil = await start({
   dataDir,
   env: {
     SIGIL_RATE_LIMIT_PER_MINUTE: "100000000",
+    SIGIL_PUBLIC_RATE_LIMIT: "0",
     ...(process.env.BENCH_DATABASE_URL === undefined ? {} : { DATABASE_URL: process.env.BENCH_DATABASE_URL })
   }
 })

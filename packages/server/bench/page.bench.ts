@@ -44,7 +44,7 @@ const get = (agent: Agent, url: URL) =>
 const timingOf = (header: string, name: string) => Number(new RegExp(`${name};dur=([0-9.]+)`).exec(header)?.[1] ?? NaN)
 
 const dataDir = newDataDir()
-const sigil = await start({ dataDir })
+const sigil = await start({ dataDir, env: { SIGIL_PUBLIC_RATE_LIMIT: "0" } })
 const browser = await launch()
 try {
   const key = demoKey(sigil)

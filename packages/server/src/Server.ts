@@ -40,6 +40,7 @@ import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import * as PublicCache from "./PublicCache.js"
 import * as PublicRoutes from "./PublicRoutes.js"
 import * as ApiKeyCache from "@sigil/service/Access/ApiKeyCache"
+import * as ClientLimiter from "@sigil/service/Access/ClientLimiter"
 import * as SigningPool from "./SigningPool.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { mailFrom } from "./ServerConfig.js"
@@ -176,7 +177,11 @@ export const httpLayer = (config: ServerConfig, secrets: Secrets) => {
           onSome: (limit) => ({ rateLimitPolicy: () => ({ limit, windowSeconds: 60 }) })
         }),
         // A request target in absolute form must name one of these (else: an unknown route).
-        hosts: [new URL(config.publicBaseUrl).hostname, "localhost", "127.0.0.1", "[::1]"]
+        hosts: [new URL(config.publicBaseUrl).hostname, "localhost", "127.0.0.1", "[::1]"],
+        publicLimit: config.publicRateLimitPerMinute > 0
+          ? ClientLimiter.make({ ...ClientLimiter.DEFAULT_OPTIONS, perMinute: config.publicRateLimitPerMinute })
+          : undefined,
+        trustProxy: config.trustProxy
       }),
       PublicRoutes.identity(config.freshness),
       devnetRoute,

@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import * as ClientLimiter from "@sigil/service/Access/ClientLimiter"
 import * as HttpCaching from "./HttpCaching.js"
 import { Config, ConfigError, type Effect, Either, Option, Redacted } from "effect"
 
@@ -79,6 +80,13 @@ export interface ServerConfig {
    * process goes unseen here. Changes made through this process apply to its next request.
    */
   readonly authCacheTtlMs: number
+  /**
+   * Requests per minute one client address may make without a key (`SIGIL_PUBLIC_RATE_LIMIT`,
+   * default 1200; `0` turns the limit off): pages, public documents, the devnet's JSON-RPC.
+   */
+  readonly publicRateLimitPerMinute: number
+  /** A reverse proxy in front sets `X-Forwarded-For` (`SIGIL_TRUST_PROXY`, default false). */
+  readonly trustProxy: boolean
 }
 
 /**
@@ -211,6 +219,11 @@ export const config: Config.Config<ServerConfig> = Config.map(Config.all({
   mailRetrySchedule: Config.option(scheduleOf("SIGIL_MAIL_RETRY_SCHEDULE")),
   claimLinkTtlMs: Config.option(duration("SIGIL_CLAIM_LINK_TTL", "30d")),
   authCacheTtlMs: Config.map(seconds("SIGIL_AUTH_CACHE_TTL", 5), (s) => s * 1000),
+  publicRateLimitPerMinute: Config.integer("SIGIL_PUBLIC_RATE_LIMIT").pipe(
+    Config.withDefault(ClientLimiter.DEFAULT_OPTIONS.perMinute),
+    Config.validate({ message: "expected a whole number of requests per minute (0: no limit)", validation: (n) => n >= 0 })
+  ),
+  trustProxy: Config.boolean("SIGIL_TRUST_PROXY").pipe(Config.withDefault(false)),
   freshness: Config.all({
     statusListSeconds: seconds("SIGIL_STATUS_LIST_MAX_AGE", HttpCaching.DEFAULT_FRESHNESS.statusListSeconds),
     identitySeconds: seconds("SIGIL_IDENTITY_MAX_AGE", HttpCaching.DEFAULT_FRESHNESS.identitySeconds),
