@@ -41,6 +41,7 @@ import * as PublicCache from "./PublicCache.js"
 import * as PublicRoutes from "./PublicRoutes.js"
 import * as ApiKeyCache from "@sigil/service/Access/ApiKeyCache"
 import * as ClientLimiter from "@sigil/service/Access/ClientLimiter"
+import * as LocalRateLimiter from "@sigil/service/Access/LocalRateLimiter"
 import * as SigningPool from "./SigningPool.js"
 import type { ServerConfig } from "./ServerConfig.js"
 import { mailFrom } from "./ServerConfig.js"
@@ -97,9 +98,11 @@ export const storeLayer = (config: ServerConfig, secrets: Secrets) => {
     )
   )
   // Authentication reads its key from memory (ApiKeyCache); `SIGIL_AUTH_CACHE_TTL=0` turns it off.
-  return config.authCacheTtlMs > 0
+  const authenticated = config.authCacheTtlMs > 0
     ? ApiKeyCache.layer({ ...ApiKeyCache.DEFAULT_OPTIONS, ttlMs: config.authCacheTtlMs }).pipe(Layer.provideMerge(stores))
     : stores
+  // Rate limits decided in the process, reconciled with the shared buckets every second.
+  return LocalRateLimiter.layer().pipe(Layer.provideMerge(authenticated))
 }
 
 const baseChain = (chain: "base-sepolia" | "base-mainnet", settings: { rpcUrl: Redacted.Redacted<string>; treasuryKey: Option.Option<Redacted.Redacted<string>> }, confirmations: Option.Option<number>) =>

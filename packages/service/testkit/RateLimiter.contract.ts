@@ -22,6 +22,23 @@ export const rateLimiterContract = <E>(name: string, stores: Layer.Layer<RateLim
     const limiter = RateLimiter.RateLimiter
     const t0 = at("2025-03-01T12:00:00.000Z")
 
+    it.effect("spend takes what was spent elsewhere, below zero if need be, as RateLimiter.spent does; a take then waits for the debt", () =>
+      Effect.gen(function*() {
+        const l = yield* limiter
+        const policy = { limit: 10, windowSeconds: 60 }
+        const key = unique("tenant")
+        let reference: { tokens: number; updatedAt: Date } | undefined = undefined
+        for (const [ms, count] of [[0, 4], [6_000, 3], [6_000, 12], [60_000, 1]] as const) {
+          const now = plus(t0, ms)
+          reference = RateLimiter.spent(reference, policy, count, now)
+          assert.strictEqual(yield* l.spend(key, policy, count, now), reference.tokens)
+        }
+        const inDebt = unique("tenant")
+        assert.strictEqual(yield* l.spend(inDebt, policy, 15, t0), -5)
+        assert.isFalse((yield* l.take(inDebt, policy, plus(t0, 30_000))).allowed, "5 tokens of debt, 5 back after 30 s: still under one")
+        assert.isTrue((yield* l.take(inDebt, policy, plus(t0, 36_000))).allowed)
+      }))
+
     it.effect("decides as RateLimiter.decide does, take after take", () =>
       Effect.gen(function*() {
         const l = yield* limiter

@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { decide, decisionOf, RateLimiter, refillRatePerMs } from "@sigil/service/Access/RateLimiter"
+import { decide, decisionOf, RateLimiter, refillRatePerMs, spent } from "@sigil/service/Access/RateLimiter"
 import { Effect, Layer } from "effect"
 import { op } from "./internal/sql.js"
 
@@ -38,6 +38,22 @@ export const make: Effect.Effect<RateLimiter["Type"], never, SqlClient.SqlClient
           RETURNING tokens, allowed`.pipe(
           Effect.map(([bucket]) => decisionOf(policy, bucket!.allowed, bucket!.tokens)),
           op("PgRateLimiter.take")
+        )
+      },
+      spend: (key, policy, count, now) => {
+        const fresh = spent(undefined, policy, count, now)
+        return sql<{ readonly tokens: number }>`
+          INSERT INTO rate_limits AS b (key, tokens, updated_at, allowed)
+          VALUES (${key}, ${fresh.tokens}::double precision, ${now}, true)
+          ON CONFLICT (key) DO UPDATE SET
+            tokens = LEAST(
+              ${policy.limit}::double precision,
+              b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (EXCLUDED.updated_at - b.updated_at)) * 1000)::double precision
+                * ${refillRatePerMs(policy)}::double precision) - ${count}::double precision,
+            updated_at = EXCLUDED.updated_at
+          RETURNING tokens`.pipe(
+          Effect.map(([bucket]) => bucket!.tokens),
+          op("PgRateLimiter.spend")
         )
       }
     })

@@ -42,6 +42,12 @@ export interface Decision {
  */
 export interface Service {
   readonly take: (key: string, policy: Policy, now: Date) => Effect.Effect<Decision>
+  /**
+   * Takes `count` tokens that were already spent elsewhere (a process's own bucket,
+   * `LocalRateLimiter`), allowed or not: the bucket may go below zero, a debt its refill pays
+   * back before the next request is allowed. The tokens left.
+   */
+  readonly spend: (key: string, policy: Policy, count: number, now: Date) => Effect.Effect<number>
 }
 
 /**
@@ -71,6 +77,23 @@ export const decide = (
   const allowed = available >= 1
   const tokens = allowed ? available - 1 : available
   return { decision: decisionOf(policy, allowed, tokens), tokens, updatedAt: now }
+}
+
+/**
+ * `spend`'s arithmetic: the bucket refilled to `now`, less `count`.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const spent = (
+  bucket: { readonly tokens: number; readonly updatedAt: Date } | undefined,
+  policy: Policy,
+  count: number,
+  now: Date
+): { readonly tokens: number; readonly updatedAt: Date } => {
+  const elapsed = bucket === undefined ? 0 : Math.max(0, now.getTime() - bucket.updatedAt.getTime())
+  const available = bucket === undefined ? policy.limit : Math.min(policy.limit, bucket.tokens + elapsed * ratePerMs(policy))
+  return { tokens: available - count, updatedAt: now }
 }
 
 /**
@@ -104,4 +127,4 @@ export const decisionOf = (policy: Policy, allowed: boolean, tokens: number): De
  * @since 0.1.0
  * @category layers
  */
-export const layerMemory: Layer.Layer<RateLimiter, never, MemoryStore> = Layer.effect(RateLimiter, internal.make(decide))
+export const layerMemory: Layer.Layer<RateLimiter, never, MemoryStore> = Layer.effect(RateLimiter, internal.make(decide, spent))

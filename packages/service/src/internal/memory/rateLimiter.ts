@@ -4,7 +4,7 @@
  * @internal
  */
 import { Effect } from "effect"
-import type { decide as Decide, Service } from "../../Access/RateLimiter.js"
+import type { decide as Decide, Service, spent as Spent } from "../../Access/RateLimiter.js"
 import { MemoryStore } from "../../Transactor.js"
 import { locked, tables } from "./store.js"
 
@@ -18,7 +18,7 @@ interface Bucket {
  *
  * @internal
  */
-export const make = (decide: typeof Decide): Effect.Effect<Service, never, MemoryStore> =>
+export const make = (decide: typeof Decide, spent: typeof Spent): Effect.Effect<Service, never, MemoryStore> =>
   Effect.map(MemoryStore, (store) => {
     const buckets = store.table(tables.rateLimits, () => new Map<string, Bucket>())
     return {
@@ -27,6 +27,12 @@ export const make = (decide: typeof Decide): Effect.Effect<Service, never, Memor
           const next = decide(buckets.get(key), policy, now)
           buckets.set(key, { tokens: next.tokens, updatedAt: next.updatedAt })
           return next.decision
+        }),
+      spend: (key, policy, count, now) =>
+        locked(store, () => {
+          const next = spent(buckets.get(key), policy, count, now)
+          buckets.set(key, next)
+          return next.tokens
         })
     }
   })
