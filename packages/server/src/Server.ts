@@ -40,6 +40,7 @@ import * as NodePrimitives from "@sigil/core/node/NodePrimitives"
 import * as PublicCache from "./PublicCache.js"
 import * as PublicRoutes from "./PublicRoutes.js"
 import * as ApiKeyCache from "@sigil/service/Access/ApiKeyCache"
+import * as BatchedAuditLog from "@sigil/service/Access/BatchedAuditLog"
 import * as ClientLimiter from "@sigil/service/Access/ClientLimiter"
 import * as LocalRateLimiter from "@sigil/service/Access/LocalRateLimiter"
 import * as SigningPool from "./SigningPool.js"
@@ -101,8 +102,9 @@ export const storeLayer = (config: ServerConfig, secrets: Secrets) => {
   const authenticated = config.authCacheTtlMs > 0
     ? ApiKeyCache.layer({ ...ApiKeyCache.DEFAULT_OPTIONS, ttlMs: config.authCacheTtlMs }).pipe(Layer.provideMerge(stores))
     : stores
-  // Rate limits decided in the process, reconciled with the shared buckets every second.
-  return LocalRateLimiter.layer().pipe(Layer.provideMerge(authenticated))
+  // Rate limits decided in the process, reconciled with the shared buckets every second; the
+  // audit records of reads written together every second.
+  return Layer.merge(LocalRateLimiter.layer(), BatchedAuditLog.layer()).pipe(Layer.provideMerge(authenticated))
 }
 
 const baseChain = (chain: "base-sepolia" | "base-mainnet", settings: { rpcUrl: Redacted.Redacted<string>; treasuryKey: Option.Option<Redacted.Redacted<string>> }, confirmations: Option.Option<number>) =>

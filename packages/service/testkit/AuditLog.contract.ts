@@ -55,6 +55,18 @@ export const auditLogContract = <E>(
         assert.deepStrictEqual(yield* l.list(tenant.id, { since: plus(t0, 3001), limit: 100 }), [])
       }))
 
+    it.effect("recordAll writes entries of several tenants in one go, in their order (ties on time too)", () =>
+      Effect.gen(function*() {
+        const l = yield* log
+        const [a, b] = [yield* newTenant(), yield* newTenant()]
+        const t0 = at("2025-04-01T12:00:00.000Z")
+        const entries = [entryOf(a.id, t0), entryOf(b.id, t0), entryOf(a.id, t0, 404), entryOf(a.id, plus(t0, 5))]
+        yield* l.recordAll(entries)
+        yield* l.recordAll([])
+        assert.deepStrictEqual(yield* l.list(a.id, { limit: 100 }), [entries[0]!, entries[2]!, entries[3]!])
+        assert.deepStrictEqual(yield* l.list(b.id, { limit: 100 }), [entries[1]!])
+      }))
+
     it.effect("purges what each tenant's plan no longer keeps: 90 or 365 days", () =>
       Effect.gen(function*() {
         const l = yield* log

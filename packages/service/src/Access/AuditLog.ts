@@ -34,6 +34,8 @@ export interface Entry {
  */
 export interface Service {
   readonly record: (entry: Entry) => Effect.Effect<void>
+  /** Several entries in one write, in their order. */
+  readonly recordAll: (entries: ReadonlyArray<Entry>) => Effect.Effect<void>
   /** Oldest first, from `since` on. */
   readonly list: (
     tenantId: TenantId,

@@ -34,6 +34,11 @@ export const make: Effect.Effect<Service, never, MemoryStore> = Effect.map(Memor
         requireTenant(store, entry.tenantId)
         rows.push(copy(entryRow(entry)))
       }),
+    recordAll: (entries) =>
+      locked(store, () => {
+        for (const entry of entries) requireTenant(store, entry.tenantId)
+        for (const entry of entries) rows.push(copy(entryRow(entry)))
+      }),
     list: (tenantId, query) =>
       locked(store, () =>
         rows
