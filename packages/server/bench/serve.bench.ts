@@ -5,6 +5,10 @@
  * when one answers on 127.0.0.1:5432 (a fresh database) or BENCH_DATABASE_URL names one. Rate
  * limits are lifted so the figures show the serving path, not the limiter's refusals.
  *
+ * Each row also gives the server's CPU time per request and, as "cpu ratio", the bare server's
+ * CPU per request divided by it: how many times the bare server's work a request costs, read
+ * from /proc, so it holds on a machine whose other load moves the requests per second.
+ *
  * Run: `npm run bench -- serve` (BENCH_DURATION_MS per endpoint, default 4000).
  */
 import { spawnSync } from "node:child_process"
@@ -57,8 +61,9 @@ const measure = async (store: string, env: Record<string, string>, ceiling: Load
     ]
     console.log(`\n${store}: ${CONNECTIONS} connections, ${DURATION_MS / 1000} s per endpoint${etag === null ? " (no ETag: no 304 row)" : ""}`)
     for (const [label, path, headers] of rows) {
-      const r = await load(`${sigil.baseUrl}${path}`, DURATION_MS, headers)
-      console.log(`  ${label.padEnd(40)} ${fmt(r)}   ratio ${(r.rps / ceiling.rps).toFixed(3)}`)
+      const r = await load(`${sigil.baseUrl}${path}`, DURATION_MS, headers, sigil.child.pid)
+      const cpuRatio = r.cpuUs === undefined || ceiling.cpuUs === undefined ? "" : `   cpu ratio ${(ceiling.cpuUs / r.cpuUs).toFixed(3)}`
+      console.log(`  ${label.padEnd(40)} ${fmt(r)}   ratio ${(r.rps / ceiling.rps).toFixed(3)}${cpuRatio}`)
     }
   } finally {
     sigil.child.kill("SIGTERM")

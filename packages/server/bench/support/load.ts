@@ -4,6 +4,7 @@
  * is compared with, measured in the same run.
  */
 import { spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { performance } from "node:perf_hooks"
 import { eventually, freePort } from "../../testkit/process.js"
@@ -15,6 +16,22 @@ export interface LoadResult {
   readonly p50: number
   readonly p99: number
   readonly statuses: Map<number, number>
+  /** The server's CPU time per answered request, in µs, when its process id was given. */
+  readonly cpuUs?: number | undefined
+}
+
+/**
+ * A process's CPU time so far (user + system), in ms, from /proc: what a request costs the
+ * server whatever else the machine is doing, unlike requests per second, which a busy shared
+ * machine moves by a factor of two from run to run.
+ */
+export const cpuMs = (pid: number): number | undefined => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100)
+  } catch {
+    return undefined
+  }
 }
 
 export const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -31,8 +48,10 @@ export const call = (agent: Agent, url: URL, options: { method: string; headers?
     req.end(options.body)
   })
 
-/** `CONNECTIONS` loops hitting one URL for `durationMs`. */
-export const load = async (url: string, durationMs: number, headers: Record<string, string> = {}): Promise<LoadResult> => {
+/** `CONNECTIONS` loops hitting one URL for `durationMs` (after a second's warm-up); `pid`: the server's, for its CPU per request. */
+export const load = async (url: string, durationMs: number, headers: Record<string, string> = {}, pid?: number): Promise<LoadResult> => {
+  if (durationMs >= 1_000) await load(url, Math.min(1_000, durationMs / 4), headers)
+  const cpuBefore = pid === undefined ? undefined : cpuMs(pid)
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS })
   const target = new URL(url)
   const latencies: Array<number> = []
@@ -46,12 +65,18 @@ export const load = async (url: string, durationMs: number, headers: Record<stri
     }
   }))
   agent.destroy()
+  const cpuAfter = pid === undefined ? undefined : cpuMs(pid)
+  const cpuUs = cpuBefore === undefined || cpuAfter === undefined || latencies.length === 0
+    ? undefined
+    : (1000 * (cpuAfter - cpuBefore)) / latencies.length
   const sorted = latencies.sort((a, b) => a - b)
-  return { rps: latencies.length / (durationMs / 1000), p50: percentile(sorted, 50), p99: percentile(sorted, 99), statuses }
+  return { rps: latencies.length / (durationMs / 1000), p50: percentile(sorted, 50), p99: percentile(sorted, 99), statuses, cpuUs }
 }
 
 export const fmt = (r: LoadResult) =>
-  `${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms   ${JSON.stringify(Object.fromEntries(r.statuses))}`
+  `${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2).padStart(7)} ms   p99 ${r.p99.toFixed(2).padStart(7)} ms${
+    r.cpuUs === undefined ? "" : `   cpu ${r.cpuUs.toFixed(0).padStart(5)} µs/req`
+  }   ${JSON.stringify(Object.fromEntries(r.statuses))}`
 
 /** The ceiling: node:http answering a ~600-byte JSON body, in a process of its own. */
 export const bareCeiling = async (durationMs: number): Promise<LoadResult> => {
@@ -63,7 +88,7 @@ export const bareCeiling = async (durationMs: number): Promise<LoadResult> => {
   ], { stdio: "ignore" })
   try {
     await eventually(() => fetch(`http://127.0.0.1:${port}/`).then((r) => (r.ok ? true : undefined)), 10_000, "the bare server")
-    return await load(`http://127.0.0.1:${port}/`, durationMs)
+    return await load(`http://127.0.0.1:${port}/`, durationMs, {}, bare.pid)
   } finally {
     bare.kill()
   }
