@@ -121,7 +121,28 @@ export const target = (
  */
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set(["/v1/openapi.json", "/v1/docs"])
 
-const requiresKey = (path: string) => (path === "/v1" || path.startsWith("/v1/")) && !PUBLIC_PATHS.has(path)
+/**
+ * The path as the router matches it: percent-encoding decoded, repeated slashes merged, case
+ * folded. Whether a request needs a key is decided on this form, so `/V1/…`, `//v1/…` or
+ * `/%761/…` (which the router takes for `/v1/…`) are authenticated like `/v1/…`.
+ *
+ * @since 0.1.0
+ * @category routing
+ */
+export const routed = (path: string): string => {
+  let decoded = path
+  try {
+    decoded = decodeURIComponent(path)
+  } catch {
+    // Not valid percent-encoding: the router will not match it as a route either.
+  }
+  return decoded.replace(/\/{2,}/g, "/").toLowerCase()
+}
+
+const requiresKey = (raw: string) => {
+  const path = routed(raw)
+  return (path === "/v1" || path.startsWith("/v1/")) && !PUBLIC_PATHS.has(path)
+}
 
 // Audit rows of unmatched routes carry the path; a path can be anything, so only its start.
 const routeOf = (handoff: Handoff, path: string) => handoff.route ?? (path.length > 256 ? `${path.slice(0, 256)}…` : path)
