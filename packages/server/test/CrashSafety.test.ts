@@ -57,7 +57,7 @@ describe("crash safety", () => {
     const context = `(SIGIL_CRASH_SEED=${seed})`
     const dataDir = newDataDir()
     const receiver = await startReceiver()
-    const env = { SIGIL_RATE_LIMIT_PER_MINUTE: "1000000" }
+    const env = { SIGIL_RATE_LIMIT_PER_MINUTE: "1000000", SIGIL_PUBLIC_RATE_LIMIT: "0" }
     let server: Running = await start({ dataDir, env })
     const log: Array<string> = []
     try {

@@ -80,7 +80,7 @@ describe.sequential("webhooks, delivered to a real receiver and verified with st
       env: {
         WEBHOOK_RETRY_SCHEDULE: SCHEDULE_MS.map((ms) => `${ms}ms`).join(","),
         // The tests poll the API while they wait; the rate limit is not what they are about.
-        SIGIL_RATE_LIMIT_PER_MINUTE: "1000000"
+        SIGIL_RATE_LIMIT_PER_MINUTE: "1000000", SIGIL_PUBLIC_RATE_LIMIT: "0"
       }
     })
     servers.push(devnet)
