@@ -6,22 +6,15 @@
  * `X-Forwarded-For` entry, which also decides IP allowlists.
  */
 import * as ClientLimiter from "@sigil/service/Access/ClientLimiter"
-import * as MemoryStores from "@sigil/service/MemoryStores"
-import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { assert, describe, it } from "vitest"
 import { expectError } from "../testkit/blackbox/issuerApiSuite.js"
-import { type Harness, start, type Tenant } from "../testkit/blackbox/harness.js"
+import { forFile } from "../testkit/blackbox/harness.js"
 
 describe("the per-client limit of anonymous requests", () => {
-  let h: Harness
-  let tenant: Tenant
-  beforeAll(async () => {
-    h = await start(MemoryStores.layer)
-    tenant = await h.tenant("industry")
-  })
-  afterAll(() => h.close())
+  const file = forFile()
 
   it("a client past its limit gets 429 with Retry-After; another client, and keyed requests, do not", async () => {
-    const request = await h.issuer({ publicLimit: ClientLimiter.make({ perMinute: 3, maxClients: 100 }) })
+    const request = await file.h.issuer({ publicLimit: ClientLimiter.make({ perMinute: 3, maxClients: 100 }) })
     for (let i = 0; i < 3; i++) assert.notStrictEqual((await request("GET", "/v1/openapi.json")).status, 429)
     const refused = await request("GET", "/v1/openapi.json")
     expectError(refused, 429, "rate_limited")
@@ -31,17 +24,17 @@ describe("the per-client limit of anonymous requests", () => {
     // Anything without a key counts, unknown paths too.
     expectError(await request("GET", "/c/crd_00000000000000000000000000"), 429, "rate_limited")
     // A request with a key is the tenant's to count, not the address's.
-    assert.strictEqual((await request("GET", "/v1/tenants/me", { key: tenant.key })).status, 200)
+    assert.strictEqual((await request("GET", "/v1/tenants/me", { key: file.tenant.key })).status, 200)
   })
 
   it("behind a trusted proxy each client has its own bucket; without trust, X-Forwarded-For is ignored", async () => {
-    const trusting = await h.issuer({ publicLimit: ClientLimiter.make({ perMinute: 2, maxClients: 100 }), trustProxy: true })
+    const trusting = await file.h.issuer({ publicLimit: ClientLimiter.make({ perMinute: 2, maxClients: 100 }), trustProxy: true })
     const from = (address: string) => ({ headers: { "x-forwarded-for": `198.51.100.7, ${address}` } })
     for (let i = 0; i < 2; i++) assert.notStrictEqual((await trusting("GET", "/v1/openapi.json", from("203.0.113.1"))).status, 429)
     expectError(await trusting("GET", "/v1/openapi.json", from("203.0.113.1")), 429, "rate_limited")
     assert.notStrictEqual((await trusting("GET", "/v1/openapi.json", from("203.0.113.2"))).status, 429)
 
-    const untrusting = await h.issuer({ publicLimit: ClientLimiter.make({ perMinute: 2, maxClients: 100 }) })
+    const untrusting = await file.h.issuer({ publicLimit: ClientLimiter.make({ perMinute: 2, maxClients: 100 }) })
     for (let i = 0; i < 2; i++) await untrusting("GET", "/v1/openapi.json", from(`203.0.113.${10 + i}`))
     expectError(await untrusting("GET", "/v1/openapi.json", from("203.0.113.99")), 429, "rate_limited")
   })

@@ -8,12 +8,11 @@
  *   packages/server/test/browser/DocsPage.test.ts);
  * - every issuer-API answer is `nosniff`; authenticated ones `no-store`.
  */
-import * as MemoryStores from "@sigil/service/MemoryStores"
 import { createHash } from "node:crypto"
 import { connect } from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { expectError } from "../testkit/blackbox/issuerApiSuite.js"
-import { type Harness, type Reply, start, type Tenant } from "../testkit/blackbox/harness.js"
+import { forFile, type Reply } from "../testkit/blackbox/harness.js"
 
 /** Writes `text` on a new connection and parses the one answer (the server closes after it). */
 const rawRequest = (baseUrl: string, text: string) =>
@@ -38,37 +37,31 @@ const rawRequest = (baseUrl: string, text: string) =>
   })
 
 describe("headers and pages", () => {
-  let h: Harness
-  let tenant: Tenant
-  beforeAll(async () => {
-    h = await start(MemoryStores.layer)
-    tenant = await h.tenant("industry")
-  })
-  afterAll(() => h.close())
+  const file = forFile()
 
   it("a URL over 16 KB: 431 request_header_fields_too_large with the error body, on both channels", async () => {
-    for (const base of [h.baseUrl, h.adminUrl]) {
-      const reply = await rawRequest(base, `GET /v1/batches?cursor=${"x".repeat(17 * 1024)} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${tenant.key}\r\n\r\n`)
+    for (const base of [file.h.baseUrl, file.h.adminUrl]) {
+      const reply = await rawRequest(base, `GET /v1/batches?cursor=${"x".repeat(17 * 1024)} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${file.tenant.key}\r\n\r\n`)
       expectError(reply, 431, "request_header_fields_too_large")
       expect(reply.headers.get("x-content-type-options")).toBe("nosniff")
     }
     // Through an ordinary client too, with a long query.
-    const fetched = await h.request("GET", `/v1/batches?status=${"p".repeat(20_000)}`, { key: tenant.key })
+    const fetched = await file.h.request("GET", `/v1/batches?status=${"p".repeat(20_000)}`, { key: file.tenant.key })
     expectError(fetched, 431, "request_header_fields_too_large")
     // Under the limit, the API answers as usual.
-    const fine = await h.request("GET", `/v1/batches?cursor=${"x".repeat(8 * 1024)}`, { key: tenant.key })
+    const fine = await file.h.request("GET", `/v1/batches?cursor=${"x".repeat(8 * 1024)}`, { key: file.tenant.key })
     expect(fine.status).toBe(400)
   })
 
   it("a request that is not HTTP: 400 malformed_request with the error body", async () => {
     for (const garbage of ["HELLO\r\n\r\n", "GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", "GET /v1/batches HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n"]) {
-      const reply = await rawRequest(h.baseUrl, garbage)
+      const reply = await rawRequest(file.h.baseUrl, garbage)
       expectError(reply, 400, "malformed_request")
     }
   })
 
   it("/v1/docs: a Content-Security-Policy allowing its inline script by hash, and nothing from elsewhere", async () => {
-    const docs = await h.request("GET", "/v1/docs")
+    const docs = await file.h.request("GET", "/v1/docs")
     expect(docs.status).toBe(200)
     const policy = docs.headers.get("content-security-policy")
     expect(policy).not.toBeNull()
@@ -89,12 +82,12 @@ describe("headers and pages", () => {
   })
 
   it("nosniff on every answer; no-store on authenticated ones", async () => {
-    const authenticated = await h.request("GET", "/v1/tenants/me", { key: tenant.key })
+    const authenticated = await file.h.request("GET", "/v1/tenants/me", { key: file.tenant.key })
     expect(authenticated.headers.get("x-content-type-options")).toBe("nosniff")
     expect(authenticated.headers.get("cache-control")).toBe("no-store")
-    const refused = await h.request("GET", "/v1/tenants/me")
+    const refused = await file.h.request("GET", "/v1/tenants/me")
     expect(refused.headers.get("x-content-type-options")).toBe("nosniff")
-    const spec = await h.request("GET", "/v1/openapi.json")
+    const spec = await file.h.request("GET", "/v1/openapi.json")
     expect(spec.headers.get("x-content-type-options")).toBe("nosniff")
   })
 })

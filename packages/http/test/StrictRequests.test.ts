@@ -10,12 +10,11 @@
  * - dates out of their sane ranges: `issuanceDate` of year 0 or 9999, an erasure `verified_at`
  *   in year 0 or in the future.
  */
-import * as MemoryStores from "@sigil/service/MemoryStores"
 import { request as httpRequest } from "node:http"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { expectError } from "../testkit/blackbox/issuerApiSuite.js"
 import * as Fixtures from "../testkit/blackbox/fixtures.js"
-import { type Harness, type Reply, start, type Tenant } from "../testkit/blackbox/harness.js"
+import { forFile, type Reply } from "../testkit/blackbox/harness.js"
 
 /** A request whose header values may repeat (an array is sent as one header line per value). */
 const send = (baseUrl: string, method: string, path: string, headers: Record<string, string | Array<string>>, body?: string) =>
@@ -36,60 +35,54 @@ const send = (baseUrl: string, method: string, path: string, headers: Record<str
   })
 
 describe("strict requests", () => {
-  let h: Harness
-  let tenant: Tenant
-  beforeAll(async () => {
-    h = await start(MemoryStores.layer)
-    tenant = await h.tenant("industry")
-  })
-  afterAll(() => h.close())
+  const file = forFile()
 
   /** Runs `act` and asserts that it changed nothing the API can change. */
   const unchanged = async (act: () => Promise<void>) => {
-    const before = await h.run(Fixtures.snapshot)
+    const before = await file.h.run(Fixtures.snapshot)
     await act()
-    expect(await h.run(Fixtures.snapshot)).toEqual(before)
+    expect(await file.h.run(Fixtures.snapshot)).toEqual(before)
   }
 
   it("a JSON body sent as text/plain, as a form or with no type: 415 unsupported_media_type", async () => {
     const body = JSON.stringify(Fixtures.batch())
     await unchanged(async () => {
       for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "application/json; charset=latin1", undefined]) {
-        const headers: Record<string, string> = { authorization: `Bearer ${tenant.key}` }
+        const headers: Record<string, string> = { authorization: `Bearer ${file.tenant.key}` }
         if (type !== undefined) headers["content-type"] = type
-        const reply = await send(h.baseUrl, "POST", "/v1/batches", headers, body)
+        const reply = await send(file.h.baseUrl, "POST", "/v1/batches", headers, body)
         expectError(reply, 415, "unsupported_media_type")
       }
       // PATCH and the other POSTs too, and with an Idempotency-Key (nothing stored for it).
-      const patched = await send(h.baseUrl, "PATCH", "/v1/tenants/me", { authorization: `Bearer ${tenant.key}`, "content-type": "text/plain" }, JSON.stringify(Fixtures.tenantUpdate))
+      const patched = await send(file.h.baseUrl, "PATCH", "/v1/tenants/me", { authorization: `Bearer ${file.tenant.key}`, "content-type": "text/plain" }, JSON.stringify(Fixtures.tenantUpdate))
       expectError(patched, 415, "unsupported_media_type")
-      const keyed = await send(h.baseUrl, "POST", "/v1/webhooks", {
-        authorization: `Bearer ${tenant.key}`,
+      const keyed = await send(file.h.baseUrl, "POST", "/v1/webhooks", {
+        authorization: `Bearer ${file.tenant.key}`,
         "content-type": "text/plain",
         "idempotency-key": "k-415"
       }, JSON.stringify(Fixtures.webhook()))
       expectError(keyed, 415, "unsupported_media_type")
     })
     // The same key with the right type runs: the refused attempt left no record behind.
-    const ok = await h.request("POST", "/v1/webhooks", { key: tenant.key, body: Fixtures.webhook(), headers: { "idempotency-key": "k-415" } })
+    const ok = await file.h.request("POST", "/v1/webhooks", { key: file.tenant.key, body: Fixtures.webhook(), headers: { "idempotency-key": "k-415" } })
     expect(ok.status).toBe(201)
     // JSON with its parameters, in any case, is JSON.
     for (const type of ["application/json; charset=utf-8", "Application/JSON", "application/json;charset=UTF-8"]) {
-      const reply = await send(h.baseUrl, "POST", "/v1/batches", { authorization: `Bearer ${tenant.key}`, "content-type": type }, JSON.stringify(Fixtures.batch()))
+      const reply = await send(file.h.baseUrl, "POST", "/v1/batches", { authorization: `Bearer ${file.tenant.key}`, "content-type": type }, JSON.stringify(Fixtures.batch()))
       expect(reply.status, type).toBe(202)
     }
   })
 
   it("an anonymous request with the wrong type is 401 first: nothing is said before the key", async () => {
-    const reply = await send(h.baseUrl, "POST", "/v1/batches", { "content-type": "text/plain" }, "{}")
+    const reply = await send(file.h.baseUrl, "POST", "/v1/batches", { "content-type": "text/plain" }, "{}")
     expectError(reply, 401, "api_key_missing")
   })
 
   it("two Authorization headers: 400 invalid_field_format naming the header, whatever the keys", async () => {
-    const other = await h.tenant("industry")
+    const other = await file.h.tenant("industry")
     await unchanged(async () => {
-      for (const pair of [[tenant.key, other.key], [tenant.key, tenant.key], [tenant.key, "nonsense"]]) {
-        const reply = await send(h.baseUrl, "POST", "/v1/batches", {
+      for (const pair of [[file.tenant.key, other.key], [file.tenant.key, file.tenant.key], [file.tenant.key, "nonsense"]]) {
+        const reply = await send(file.h.baseUrl, "POST", "/v1/batches", {
           authorization: pair.map((k) => `Bearer ${k}`),
           "content-type": "application/json"
         }, JSON.stringify(Fixtures.batch()))
@@ -101,8 +94,8 @@ describe("strict requests", () => {
 
   it("two Idempotency-Key headers: 400 invalid_field_format naming the header", async () => {
     await unchanged(async () => {
-      const reply = await send(h.baseUrl, "POST", "/v1/batches", {
-        authorization: `Bearer ${tenant.key}`,
+      const reply = await send(file.h.baseUrl, "POST", "/v1/batches", {
+        authorization: `Bearer ${file.tenant.key}`,
         "content-type": "application/json",
         "idempotency-key": ["a", "b"]
       }, JSON.stringify(Fixtures.batch()))
@@ -114,10 +107,10 @@ describe("strict requests", () => {
   it("the administrative channel: 415 for a body not sent as JSON, 400 for two Authorization headers; nosniff, no-store", async () => {
     await unchanged(async () => {
       const body = JSON.stringify({ name: "Typeless University", plan: "starter" })
-      const typed = await send(h.adminUrl, "POST", "/admin/tenants", { authorization: `Bearer ${h.adminToken}`, "content-type": "text/plain" }, body)
+      const typed = await send(file.h.adminUrl, "POST", "/admin/tenants", { authorization: `Bearer ${file.h.adminToken}`, "content-type": "text/plain" }, body)
       expectError(typed, 415, "unsupported_media_type")
-      const twice = await send(h.adminUrl, "POST", "/admin/tenants", {
-        authorization: [`Bearer ${h.adminToken}`, "Bearer other"],
+      const twice = await send(file.h.adminUrl, "POST", "/admin/tenants", {
+        authorization: [`Bearer ${file.h.adminToken}`, "Bearer other"],
         "content-type": "application/json"
       }, body)
       expectError(twice, 400, "invalid_field_format")
@@ -131,31 +124,31 @@ describe("strict requests", () => {
     await unchanged(async () => {
       for (const date of ["0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "1899-12-31T23:59:59Z", "2200-01-01T00:00:00Z"]) {
         const body = { credentials: [{ ...Fixtures.credential(), issuanceDate: date }] }
-        const reply = await h.request("POST", "/v1/batches", { key: tenant.key, body })
+        const reply = await file.h.request("POST", "/v1/batches", { key: file.tenant.key, body })
         expectError(reply, 400, "invalid_field_format")
         expect(reply.body.error.message).toContain("credentials[0].issuanceDate")
       }
     })
     for (const date of ["1900-01-01T00:00:00Z", "2199-12-31T23:59:59Z"]) {
       const body = { credentials: [{ ...Fixtures.credential(), issuanceDate: date }] }
-      expect((await h.request("POST", "/v1/batches", { key: tenant.key, body })).status).toBe(202)
+      expect((await file.h.request("POST", "/v1/batches", { key: file.tenant.key, body })).status).toBe(202)
     }
   })
 
   it("an erasure verified in year 0, in 1999 or tomorrow is refused, and erases nothing", async () => {
-    const created = await h.request("POST", "/v1/batches", { key: tenant.key, body: Fixtures.batch() })
+    const created = await file.h.request("POST", "/v1/batches", { key: file.tenant.key, body: Fixtures.batch() })
     expect(created.status).toBe(202)
-    const [credentialId] = await h.run(Fixtures.credentialIds(created.body.id))
+    const [credentialId] = await file.h.run(Fixtures.credentialIds(created.body.id))
     const path = `/v1/credentials/${credentialId}/erase`
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString()
     await unchanged(async () => {
       for (const verified_at of ["0000-01-01T00:00:00Z", "1999-12-31T23:59:59Z", tomorrow]) {
-        const reply = await h.request("POST", path, { key: tenant.key, body: { requester: "recipient", verified_at } })
+        const reply = await file.h.request("POST", path, { key: file.tenant.key, body: { requester: "recipient", verified_at } })
         expectError(reply, 400, "invalid_field_format")
         expect(reply.body.error.message).toContain("verified_at")
       }
     })
-    const erased = await h.request("POST", path, { key: tenant.key, body: Fixtures.erasure })
+    const erased = await file.h.request("POST", path, { key: file.tenant.key, body: Fixtures.erasure })
     expect(erased.status).toBe(200)
   })
 })

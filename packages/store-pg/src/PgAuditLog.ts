@@ -30,6 +30,16 @@ const toEntry = (r: Row): Entry => ({
   at: r.at
 })
 
+const rowOf = (e: Entry) => ({
+  request_id: e.requestId,
+  tenant_id: e.tenantId,
+  api_key_id: e.apiKeyId,
+  method: e.method,
+  route: e.route,
+  status: e.status,
+  at: e.at
+})
+
 const DAY_MS = 86_400_000
 
 /**
@@ -40,30 +50,11 @@ export const make: Effect.Effect<AuditLog["Type"], never, SqlClient.SqlClient> =
   SqlClient.SqlClient,
   (sql) =>
     AuditLog.of({
-      record: (e) =>
-        sql`INSERT INTO audit_log ${
-          sql.insert({
-            request_id: e.requestId,
-            tenant_id: e.tenantId,
-            api_key_id: e.apiKeyId,
-            method: e.method,
-            route: e.route,
-            status: e.status,
-            at: e.at
-          })
-        }`.pipe(Effect.asVoid, op("PgAuditLog.record")),
+      record: (e) => sql`INSERT INTO audit_log ${sql.insert(rowOf(e))}`.pipe(Effect.asVoid, op("PgAuditLog.record")),
       recordAll: (entries) =>
-        entries.length === 0 ? Effect.void : sql`INSERT INTO audit_log ${
-          sql.insert(entries.map((e) => ({
-            request_id: e.requestId,
-            tenant_id: e.tenantId,
-            api_key_id: e.apiKeyId,
-            method: e.method,
-            route: e.route,
-            status: e.status,
-            at: e.at
-          })))
-        }`.pipe(Effect.asVoid, op("PgAuditLog.recordAll")),
+        entries.length === 0
+          ? Effect.void
+          : sql`INSERT INTO audit_log ${sql.insert(entries.map(rowOf))}`.pipe(Effect.asVoid, op("PgAuditLog.recordAll")),
       list: (tenantId, query) =>
         sql<Row>`SELECT request_id, tenant_id, api_key_id, method, route, status, at FROM audit_log
           WHERE tenant_id = ${tenantId} ${query.since === undefined ? sql`` : sql`AND at >= ${query.since}`}

@@ -5,11 +5,13 @@
  */
 import { type HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
+import * as MemoryStores from "@sigil/service/MemoryStores"
 import * as Settings from "@sigil/service/Settings"
 import * as WebhookSender from "@sigil/service/Webhooks/WebhookSender"
 import { Context, Effect, Exit, Layer, Logger, LogLevel, ManagedRuntime, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { request as httpRequest } from "node:http"
+import { afterAll, beforeAll } from "vitest"
 import * as AdminHttp from "../../src/AdminHttp.js"
 import * as ClientErrors from "../../src/ClientErrors.js"
 import * as IssuerHttp from "../../src/IssuerHttp.js"
@@ -293,4 +295,21 @@ export const start = async (stores: StoreLayer, options: Options = {}): Promise<
       await runtime.dispose()
     }
   }
+}
+
+/**
+ * Servers over memory stores and one tenant of `plan`, started before the file's tests and
+ * closed after them: what most black-box test files need. Read `file.h` and `file.tenant` in
+ * the tests (they are set once `beforeAll` has run).
+ */
+export const forFile = (
+  plan: "developer" | "starter" | "institution" | "industry" = "industry"
+): { readonly h: Harness; readonly tenant: Tenant } => {
+  const file = {} as { h: Harness; tenant: Tenant }
+  beforeAll(async () => {
+    file.h = await start(MemoryStores.layer)
+    file.tenant = await file.h.tenant(plan)
+  })
+  afterAll(() => file.h?.close())
+  return file
 }
